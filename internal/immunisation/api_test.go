@@ -3,7 +3,6 @@ package immunisation_test
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -14,13 +13,6 @@ import (
 	"emr/internal/database/dbtest"
 	"emr/internal/immunisation"
 )
-
-func TestMain(m *testing.M) {
-	restore := immunisation.UseTestCatalogue()
-	code := m.Run()
-	restore()
-	os.Exit(code)
-}
 
 type record struct {
 	ID             int64    `json:"id"`
@@ -215,7 +207,7 @@ func TestSafetyAtThePointOfGiving(t *testing.T) {
 		if got := codes(check(t, s.patientID, dose("mmr", on, "screening", map[string]any{"pregnant": true}))); got != "live_pregnancy:stop" {
 			t.Errorf("pregnant + MMR: %s", got)
 		}
-		if got := check(t, s.patientID, dose("hepb", on, "screening", map[string]any{"pregnant": true})); len(got) != 0 {
+		if got := check(t, s.patientID, dose("hepb_paed", on, "screening", map[string]any{"pregnant": true})); len(got) != 0 {
 			t.Errorf("pregnant + hepatitis B: %+v", got)
 		}
 		// A pregnancy diagnosis of a recent visit.
@@ -230,7 +222,7 @@ func TestSafetyAtThePointOfGiving(t *testing.T) {
 		if got := codes(check(t, hiv, dose("varicella", s.today))); got != "live_immunosuppressed:stop" {
 			t.Errorf("HIV + varicella: %s", got)
 		}
-		if got := codes(check(t, hiv, dose("dtp", s.today))); got != "" {
+		if got := codes(check(t, hiv, dose("dtap", s.today))); got != "" {
 			t.Errorf("HIV + DTaP (inactivated): %s", got)
 		}
 		// By the screening.
@@ -260,22 +252,22 @@ func TestSafetyAtThePointOfGiving(t *testing.T) {
 		}
 		egg := s.newPatient(t, "Hà", "female", "unknown")
 		s.setAllergies(t, egg, "Eggs", "severe", "anaphylaxis")
-		for _, v := range []string{"mmr", "flu"} { // ACIP 2023–24: egg allergy is no reason to withhold them
+		for _, v := range []string{"mmr", "influenza"} { // ACIP 2023–24: egg allergy is no reason to withhold them
 			if got := check(t, egg, dose(v, on)); len(got) != 0 {
 				t.Errorf("egg allergy + %s: %+v", v, got)
 			}
 		}
-		if got := check(t, egg, dose("yf", on)); codes(got) != "component_allergy:stop" || got[0].Substance != "Egg protein" {
+		if got := check(t, egg, dose("yellow_fever", on)); codes(got) != "component_allergy:stop" || got[0].Substance != "Egg protein" {
 			t.Errorf("egg allergy + yellow fever: %+v", got)
 		}
 		mildEgg := s.newPatient(t, "Khánh", "male", "unknown")
 		s.setAllergies(t, mildEgg, "яйцо", "mild", "rash")
-		if got := codes(check(t, mildEgg, dose("yf", on))); got != "component_allergy:warn" {
+		if got := codes(check(t, mildEgg, dose("yellow_fever", on))); got != "component_allergy:warn" {
 			t.Errorf("mild egg allergy (ru) + yellow fever: %s", got)
 		}
 		yeast := s.newPatient(t, "Linh", "female", "unknown")
 		s.setAllergies(t, yeast, "Baker's yeast", "moderate", "hives")
-		if got := codes(check(t, yeast, dose("hepb", on))); got != "component_allergy:warn" {
+		if got := codes(check(t, yeast, dose("hepb_paed", on))); got != "component_allergy:warn" {
 			t.Errorf("yeast + hepatitis B: %s", got)
 		}
 
@@ -286,7 +278,7 @@ func TestSafetyAtThePointOfGiving(t *testing.T) {
 		if got := check(t, ci, dose("mmr", on)); codes(got) != "contraindicated:stop" || got[0].Antigen != "measles" {
 			t.Errorf("contraindicated measles + MMR: %+v", got)
 		}
-		if got := codes(check(t, ci, dose("dtp", on))); got != "refused:warn" {
+		if got := codes(check(t, ci, dose("dtap", on))); got != "refused:warn" {
 			t.Errorf("refused pertussis + DTaP: %s", got)
 		}
 		// A contraindication that ended does not count.
@@ -297,28 +289,33 @@ func TestSafetyAtThePointOfGiving(t *testing.T) {
 		}
 
 		// An expired lot: a finding in the check, refused outright on saving, override or not.
-		if got := codes(check(t, s.patientID, dose("dtp", on, "expiry", day(-2)))); got != "expired_lot:stop" {
+		if got := codes(check(t, s.patientID, dose("dtap", on, "expiry", day(-2)))); got != "expired_lot:stop" {
 			t.Errorf("expired lot: %s", got)
 		}
-		r := s.nurse.Do("POST", s.path(s.patientID), dose("dtp", on, "expiry", day(-2), "override_reason", "No other lot"))
+		r := s.nurse.Do("POST", s.path(s.patientID), dose("dtap", on, "expiry", day(-2), "override_reason", "No other lot"))
 		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["expiry"]) == 0 {
 			t.Errorf("expired lot saved: %d %s", r.Status, r.Body)
 		}
 		// The lot's last day is still good.
-		if got := check(t, s.patientID, dose("dtp", on, "expiry", on)); len(got) != 0 {
+		if got := check(t, s.patientID, dose("dtap", on, "expiry", on)); len(got) != 0 {
 			t.Errorf("lot expiring on the day: %+v", got)
 		}
 
 		// The same vaccine the same day; a dose too close to the last.
 		dup := s.newPatient(t, "Oanh", "female", "none")
-		apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(dup), dose("dtp", day(-10)))
-		if got := codes(check(t, dup, dose("dtp", day(-10)))); !strings.Contains(got, "duplicate_today:stop") {
+		apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(dup), dose("dtap", day(-10)))
+		if got := codes(check(t, dup, dose("dtap", day(-10)))); !strings.Contains(got, "duplicate_today:stop") {
 			t.Errorf("same vaccine the same day: %s", got)
 		}
-		if got := codes(check(t, dup, dose("dtp", day(-1)))); got != "too_close:warn too_close:warn too_close:warn" {
+		if got := codes(check(t, dup, dose("dtap", day(-1)))); got != "too_close:warn too_close:warn too_close:warn" {
 			t.Errorf("DTaP 9 days after the last: %s", got)
 		}
-		if got := codes(check(t, dup, dose("hepb", day(-1)))); got != "" {
+		s.birth = day(-800)
+		older := s.newPatient(t, "Quang", "male", "none")
+		if got := codes(check(t, older, dose("rv1", day(-1), "route", "PO", "site", "oral"))); got != "too_late:warn" { // rotavirus at 26 months: WHO, not after 24
+			t.Errorf("rotavirus past its maximum age: %s", got)
+		}
+		if got := codes(check(t, dup, dose("hepb_paed", day(-1)))); got != "" {
 			t.Errorf("another vaccine: %s", got)
 		}
 		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.check'"); n == 0 {
@@ -348,15 +345,15 @@ func TestOverrideEnteredInErrorAndReactions(t *testing.T) {
 		in["override_reason"] = "Pregnancy test negative today"
 		rec := apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), in)
 		if !slices.Equal(rec.Overridden, []string{"live_pregnancy"}) || rec.OverrideReason != "Pregnancy test negative today" || rec.GivenBy == nil ||
-			*rec.GivenBy != s.env.UserID("nurse") || rec.GivenByName != "Test nurse" || rec.VaccineName != "MMR" || !slices.Equal(rec.Antigens, []string{"measles", "mumps", "rubella"}) {
+			*rec.GivenBy != s.env.UserID("nurse") || rec.GivenByName != "Test nurse" || rec.VaccineName != "MMR vaccine" || !slices.Equal(rec.Antigens, []string{"measles", "mumps", "rubella"}) {
 			t.Errorf("saved: %+v", rec)
 		}
-		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.create' AND entity_id = $1 AND detail LIKE '%live_pregnancy%' AND detail LIKE '%Pregnancy test negative today%'`,
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.override' AND entity_id = $1 AND detail LIKE '%live_pregnancy%' AND detail LIKE '%Pregnancy test negative today%'`,
 			fmt.Sprint(rec.ID)); n != 1 {
 			t.Errorf("override audited: %d", n)
 		}
 		// Elsewhere: no check, no given_by.
-		other := apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), map[string]any{"kind": "elsewhere", "vaccine": "hepb", "occurred_on": s.birth, "source": "card", "place": "Từ Dũ hospital"})
+		other := apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), map[string]any{"kind": "elsewhere", "vaccine": "hepb_paed", "occurred_on": s.birth, "source": "card", "place": "Từ Dũ hospital"})
 		if other.GivenBy != nil || other.Kind != "elsewhere" {
 			t.Errorf("elsewhere: %+v", other)
 		}
@@ -457,8 +454,8 @@ func TestWhoMayReadAndWrite(t *testing.T) {
 			body         any
 			want         int
 		}{
-			{"receptionist writes", s.desk, "POST", s.path(s.patientID), dose("dtp", day(-1)), http.StatusForbidden},
-			{"receptionist checks", s.desk, "POST", s.path(s.patientID) + "/check", dose("dtp", day(-1)), http.StatusForbidden},
+			{"receptionist writes", s.desk, "POST", s.path(s.patientID), dose("dtap", day(-1)), http.StatusForbidden},
+			{"receptionist checks", s.desk, "POST", s.path(s.patientID) + "/check", dose("dtap", day(-1)), http.StatusForbidden},
 			{"receptionist reads", s.desk, "GET", s.path(s.patientID), nil, http.StatusForbidden},
 			{"doctor reads", s.doctor, "GET", s.path(s.patientID), nil, http.StatusOK},
 			{"nurse reads the catalogue", s.nurse, "GET", "/api/immunisation/catalogue", nil, http.StatusOK},
@@ -471,6 +468,13 @@ func TestWhoMayReadAndWrite(t *testing.T) {
 		if n := s.count(t); n != 0 {
 			t.Errorf("stored: %d", n)
 		}
+		// An archived record is read, not written.
+		archived := s.newPatient(t, "Phúc", "male", "none")
+		apitest.Do[any](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/patients/%d/archive", archived), map[string]string{"reason": "Registered twice"})
+		if r := s.nurse.Do("POST", s.path(archived), dose("dtap", day(-1))); r.Status != http.StatusConflict {
+			t.Errorf("archived patient written: %d %s", r.Status, r.Body)
+		}
+		apitest.Do[any](t, s.nurse, http.StatusOK, "GET", s.path(archived), nil)
 	})
 }
 
@@ -505,7 +509,17 @@ func TestSettings(t *testing.T) {
 			{"unknown channel", map[string]any{"reminders": map[string]any{"on": true, "days_before": 7, "channels": []string{"pigeon"}}}, "reminders.channels"},
 			{"reminders on, no channel", map[string]any{"reminders": map[string]any{"on": true, "days_before": 7, "channels": []string{}}}, "reminders.channels"},
 			{"weight age 0", map[string]any{"weight_max_age_days": 0}, "weight_max_age_days"},
+			{"nothing named", map[string]any{}, "schedules"},
 		} {
+			full := map[string]any{"schedules": []string{"who"}, "stocked": []string{}, "reminders": map[string]any{"on": false, "days_before": 7, "channels": []string{}},
+				"weight_max_age_days": 30}
+			if len(c.in) == 0 {
+				full = map[string]any{}
+			}
+			for k, v := range c.in {
+				full[k] = v
+			}
+			c.in = full
 			c.in["version"] = 0
 			r := s.admin.Do("PUT", "/api/immunisation/settings", c.in)
 			if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields[c.field]) == 0 {
@@ -513,11 +527,11 @@ func TestSettings(t *testing.T) {
 			}
 		}
 		saved := apitest.Do[settings](t, s.admin, http.StatusOK, "PUT", "/api/immunisation/settings", map[string]any{"schedules": []string{"vn_epi", "who", "vn_epi"},
-			"stocked": []string{"mmr", "dtp"}, "reminders": map[string]any{"on": true, "days_before": 3, "channels": []string{"sms", "email"}}, "weight_max_age_days": 14, "version": 0})
+			"stocked": []string{"mmr", "dtap"}, "reminders": map[string]any{"on": true, "days_before": 3, "channels": []string{"sms", "email"}}, "weight_max_age_days": 14, "version": 0})
 		if !slices.Equal(saved.Schedules, []string{"vn_epi", "who"}) || saved.Version != 1 || saved.WeightMaxAgeDays != 14 || !saved.Reminders.On {
 			t.Errorf("saved: %+v", saved)
 		}
-		if r := s.admin.Do("PUT", "/api/immunisation/settings", map[string]any{"schedules": []string{"who"}, "version": 0}); r.Status != http.StatusConflict {
+		if r := s.admin.Do("PUT", "/api/immunisation/settings", map[string]any{"schedules": []string{"who"}, "weight_max_age_days": 30, "version": 0}); r.Status != http.StatusConflict {
 			t.Errorf("stale version: %d %s", r.Status, r.Body)
 		}
 		if r := s.doctor.Do("PUT", "/api/immunisation/settings", map[string]any{"schedules": []string{"who"}, "version": 1}); r.Status != http.StatusForbidden {
@@ -539,7 +553,7 @@ func TestSettings(t *testing.T) {
 				Stocked   []string `json:"stocked"`
 			} `json:"clinic"`
 		}](t, s.nurse, http.StatusOK, "GET", "/api/immunisation/catalogue", nil)
-		if len(cat.Vaccines) == 0 || len(cat.Sites) != 8 || len(cat.Routes) != 5 || !slices.Equal(cat.Clinic.Stocked, []string{"mmr", "dtp"}) ||
+		if len(cat.Vaccines) == 0 || len(cat.Sites) != 8 || len(cat.Routes) != 5 || !slices.Equal(cat.Clinic.Stocked, []string{"mmr", "dtap"}) ||
 			!slices.Equal(cat.Clinic.Schedules, []string{"vn_epi", "who"}) {
 			t.Errorf("catalogue: %+v", cat)
 		}

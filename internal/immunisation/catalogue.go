@@ -41,6 +41,9 @@ var catchupTSV []byte
 // Languages the catalogue names everything in; the first is the fallback.
 var Languages = []string{"en", "ru", "zh", "vi"}
 
+// Routes a vaccine is given by: intramuscular, subcutaneous, intradermal, by mouth, intranasal.
+var Routes = []string{"IM", "SC", "ID", "PO", "IN"}
+
 // Antigen is what a dose protects against (measles, pertussis…), the unit the schedules count.
 type Antigen struct {
 	Key  string `json:"key"`
@@ -100,9 +103,13 @@ type doseRow struct {
 	// "end" (the series ends: the child has aged out).
 	onMax       string
 	minInterval age
-	sex         string // "" any, "female", "male"
-	vaccines    []string
-	source      string
+	// repeat: when this row ends the child's series, the dose comes round again this long
+	// after the last valid one (influenza, yearly), at the earliest repeatMin after it.
+	repeat    *age
+	repeatMin age
+	sex       string // "" any, "female", "male"
+	vaccines  []string
+	source    string
 }
 
 // catchupRow is one row of catchup.tsv: a first dose at or after from makes the series the
@@ -243,6 +250,16 @@ func readTable(name string, data []byte) (*table, error) {
 	return t, sc.Err()
 }
 
+// require says which of cols the table lacks.
+func (t *table) require(cols ...string) error {
+	for _, c := range cols {
+		if _, ok := t.cols[c]; !ok {
+			return fmt.Errorf("%s has no column %s", t.name, c)
+		}
+	}
+	return nil
+}
+
 func (t *table) get(row []string, col string) string {
 	i, ok := t.cols[col]
 	if !ok {
@@ -278,6 +295,9 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
+	if err := at.require(append([]string{"key", "source"}, Languages...)...); err != nil {
+		return nil, err
+	}
 	for _, r := range at.rows {
 		a := antigenRow{key: at.get(r, "key"), names: at.names(r), source: at.get(r, "source")}
 		if _, dup := c.antigenBy[a.key]; dup {
@@ -291,13 +311,16 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
+	if err := vt.require(append([]string{"key", "cvx", "atc", "live", "antigens", "components", "route", "brands", "source"}, Languages...)...); err != nil {
+		return nil, err
+	}
 	for _, r := range vt.rows {
 		live := vt.get(r, "live")
 		if live != "true" && live != "false" {
 			return nil, fmt.Errorf("vaccines.tsv %s: live is %q", vt.get(r, "key"), live)
 		}
 		v := Vaccine{Key: vt.get(r, "key"), CVX: vt.get(r, "cvx"), ATC: vt.get(r, "atc"), Live: live == "true",
-			Antigens: list(vt.get(r, "antigens")), Components: list(vt.get(r, "components")),
+			Antigens: list(vt.get(r, "antigens")), Components: list(vt.get(r, "components")), Route: vt.get(r, "route"),
 			Names: vt.names(r), Source: vt.get(r, "source"), Brands: map[string][]string{}}
 		for _, b := range list(vt.get(r, "brands")) {
 			country, name, ok := strings.Cut(b, ":")
@@ -305,6 +328,9 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 				return nil, fmt.Errorf("vaccines.tsv %s: brand %q has no country", v.Key, b)
 			}
 			v.Brands[country] = append(v.Brands[country], name)
+		}
+		if !slices.Contains(Routes, v.Route) {
+			return nil, fmt.Errorf("vaccines.tsv %s: route %q", v.Key, v.Route)
 		}
 		for _, a := range v.Antigens {
 			if _, ok := c.antigenBy[a]; !ok {
@@ -320,6 +346,9 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 
 	pt, err := readTable("programmes.tsv", programmes)
 	if err != nil {
+		return nil, err
+	}
+	if err := pt.require(append([]string{"key", "country", "grace_days", "overdue_days", "source"}, Languages...)...); err != nil {
 		return nil, err
 	}
 	for _, r := range pt.rows {
@@ -338,6 +367,9 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 
 	st, err := readTable("schedules.tsv", schedules)
 	if err != nil {
+		return nil, err
+	}
+	if err := st.require("schedule", "antigen", "dose", "min_age", "due_age", "overdue_age", "max_age", "on_max", "min_interval", "repeat", "repeat_min", "sex", "vaccines", "source"); err != nil {
 		return nil, err
 	}
 	for i, r := range st.rows {
@@ -368,6 +400,17 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 		if s := st.get(r, "min_interval"); s != "" {
 			if d.minInterval, err = parseAge(s); err != nil {
 				return nil, fmt.Errorf("%s: min_interval: %w", where, err)
+			}
+		}
+		if d.repeat, err = optAge(st.get(r, "repeat")); err != nil {
+			return nil, fmt.Errorf("%s: repeat: %w", where, err)
+		}
+		if s := st.get(r, "repeat_min"); s != "" {
+			if d.repeat == nil {
+				return nil, fmt.Errorf("%s: repeat_min without repeat", where)
+			}
+			if d.repeatMin, err = parseAge(s); err != nil {
+				return nil, fmt.Errorf("%s: repeat_min: %w", where, err)
 			}
 		}
 		switch d.onMax {
@@ -401,6 +444,9 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 
 	ct, err := readTable("catchup.tsv", catchup)
 	if err != nil {
+		return nil, err
+	}
+	if err := ct.require("schedule", "antigen", "first_from", "doses", "interval", "source"); err != nil {
 		return nil, err
 	}
 	for i, r := range ct.rows {
@@ -453,6 +499,7 @@ type ScheduleDose struct {
 	MaxAge      string   `json:"max_age,omitempty"`
 	OnMax       string   `json:"on_max,omitempty"` // skip or end
 	MinInterval string   `json:"min_interval,omitempty"`
+	Repeat      string   `json:"repeat,omitempty"` // the dose comes round again this long after the last
 	Sex         string   `json:"sex,omitempty"`
 	Vaccines    []string `json:"vaccines"`
 	Source      string   `json:"source"`
@@ -479,6 +526,9 @@ func (c *Catalogue) ScheduleDoses(schedule, lang string) []ScheduleDose {
 			}
 			if r.minInterval != (age{}) {
 				d.MinInterval = r.minInterval.String()
+			}
+			if r.repeat != nil {
+				d.Repeat = r.repeat.String()
 			}
 			out = append(out, d)
 		}

@@ -108,6 +108,17 @@ func TestComponentsAreTheOnesThatMatter(t *testing.T) {
 	}
 }
 
+// Each product's default route, as its prescribing information gives it.
+func TestRoutes(t *testing.T) {
+	c := Default()
+	for key, want := range map[string]string{"bcg": "ID", "bopv": "PO", "rv1": "PO", "mmr": "SC", "varicella": "SC",
+		"dtwp_hepb_hib": "IM", "ipv": "IM", "pcv13": "IM", "yellow_fever": "SC", "influenza": "IM"} {
+		if v, _ := c.Vaccine(key, "en"); v.Route != want {
+			t.Errorf("%s route %q, want %q", key, v.Route, want)
+		}
+	}
+}
+
 // Live vaccines are the ones the pregnancy and immunosuppression check stops.
 func TestLiveVaccines(t *testing.T) {
 	var live []string
@@ -264,18 +275,26 @@ func TestAges(t *testing.T) {
 
 // A broken table is refused with the row that breaks it.
 func TestLoadRefusesBrokenRows(t *testing.T) {
-	header := "schedule\tantigen\tdose\tmin_age\tdue_age\toverdue_age\tmax_age\ton_max\tmin_interval\tsex\tvaccines\tsource\n"
+	header := "schedule\tantigen\tdose\tmin_age\tdue_age\toverdue_age\tmax_age\ton_max\tmin_interval\trepeat\trepeat_min\tsex\tvaccines\tsource\n"
 	for _, tc := range []struct{ row, want string }{
-		{"who\tnoantigen\t1\t0d\t0d\t\t\t\t\t\t\tx\n", "no antigen"},
-		{"who\tmeasles\t1\t9 months\t9m\t\t\t\t\t\t\tx\n", "min_age"},
-		{"who\tmeasles\t1\t9m\t9m\t\t5y\t\t\t\t\tx\n", "on_max"},
-		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\t\tbcg\tx\n", "gives no measles"},
-		{"nowhere\tmeasles\t1\t9m\t9m\t\t\t\t\t\t\tx\n", "no schedule"},
+		{"who\tnoantigen\t1\t0d\t0d\t\t\t\t\t\t\t\t\tx\n", "no antigen"},
+		{"who\tmeasles\t1\t9 months\t9m\t\t\t\t\t\t\t\t\tx\n", "min_age"},
+		{"who\tmeasles\t1\t9m\t9m\t\t5y\t\t\t\t\t\t\tx\n", "on_max"},
+		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\t\t\t\tbcg\tx\n", "gives no measles"},
+		{"nowhere\tmeasles\t1\t9m\t9m\t\t\t\t\t\t\t\t\tx\n", "no schedule"},
+		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\t\t4w\t\t\tx\n", "repeat_min without repeat"},
+		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\t\t\tboys\t\tx\n", "sex"},
+		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\n", "fields"},
 	} {
 		_, err := load(antigensTSV, vaccinesTSV, programmesTSV, []byte(header+tc.row), []byte("schedule\tantigen\tfirst_from\tdoses\tinterval\tsource\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q", tc.row, err, tc.want)
 		}
+	}
+	// A table without a column the reader needs is refused, not read half.
+	_, err := load(antigensTSV, vaccinesTSV, programmesTSV, []byte("schedule\tantigen\n"), catchupTSV)
+	if err == nil || !strings.Contains(err.Error(), "no column") {
+		t.Errorf("a table short of columns: %v", err)
 	}
 }
 

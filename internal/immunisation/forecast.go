@@ -235,6 +235,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 				catchInterval = cr.interval
 			}
 		}
+		if len(series) == 0 {
+			continue // a catch-up row naming only doses this child's sex does not have
+		}
 		interval := func(r doseRow, first bool) age {
 			if catchInterval != nil && !first {
 				return *catchInterval
@@ -268,7 +271,20 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			ev := Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, Schedule: p.schedule}
 			skipPast(g.on)
 			if i >= len(series) {
-				ev.Reason = ReasonNotNeeded
+				// Past the series: a repeating dose (influenza) counts when far enough from
+				// the last; any other is not needed.
+				switch last := series[len(series)-1]; {
+				case last.repeat == nil || !hasPrev:
+					ev.Reason = ReasonNotNeeded
+				case last.maxAge != nil && g.on.After(last.maxAge.after(birth)):
+					ev.Reason = ReasonTooLate
+				case g.on.Before(last.repeatMin.after(prev).AddDate(0, 0, -grace)):
+					ev.Reason = ReasonTooClose
+				default:
+					counted++
+					ev.Valid, ev.DoseNumber = true, counted
+					prev = g.on
+				}
 				f.Evaluations = append(f.Evaluations, ev)
 				continue
 			}
@@ -292,6 +308,25 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		rec := Recommendation{Antigen: a, Schedule: p.schedule, Vaccines: slices.Clone(c.products[p.schedule][a])}
 		skipPast(today)
 		rec.Doses = len(series) - skipped
+		if last := series[len(series)-1]; i >= len(series) && last.repeat != nil && hasPrev {
+			// The series done, the dose comes round again: due a repeat after the last.
+			rec.DoseNumber, rec.Source = counted+1, last.source
+			earliest, due := last.repeatMin.after(prev), last.repeat.after(prev)
+			overdue := due.AddDate(0, 0, overdueDays)
+			rec.EarliestOn, rec.DueOn, rec.OverdueOn = day(earliest), day(due), day(overdue)
+			agedOut := false
+			if last.maxAge != nil {
+				latest := last.maxAge.after(birth)
+				rec.LatestOn = day(latest)
+				agedOut = today.After(latest) || earliest.After(latest)
+			}
+			rec.Status = status(excl, a, today, earliest, due, overdue, agedOut)
+			if agedOut {
+				rec.EarliestOn, rec.DueOn, rec.OverdueOn = "", "", ""
+			}
+			f.Recommendations = append(f.Recommendations, rec)
+			continue
+		}
 		if i >= len(series) {
 			rec.Status, rec.DoseNumber, rec.Source = StatusComplete, counted, series[len(series)-1].source
 			if counted == 0 {
@@ -321,22 +356,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			rec.LatestOn = day(latest)
 			agedOut = today.After(latest) || earliest.After(latest)
 		}
-		switch {
-		case excluded(excl, a, "contraindicated", today):
-			rec.Status = StatusContraindicated
-		case excluded(excl, a, "refused", today):
-			rec.Status = StatusRefused
-		case agedOut:
-			rec.Status = StatusAgedOut
-		case today.Before(due):
-			// Not yet due, though it may be given from earliest (a catch-up's due day is its
-			// earliest): a child is not on the due list months before the schedule's age.
-			rec.Status = StatusUpcoming
-		case today.Before(overdue):
-			rec.Status = StatusDue
-		default:
-			rec.Status = StatusOverdue
-		}
+		rec.Status = status(excl, a, today, earliest, due, overdue, agedOut)
 		if agedOut {
 			rec.EarliestOn, rec.DueOn, rec.OverdueOn = "", "", ""
 		}
@@ -364,6 +384,25 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		return cmp.Or(cmp.Compare(x.DueOn, y.DueOn), cmp.Compare(x.Antigen, y.Antigen))
 	})
 	return f
+}
+
+// status is a recommendation's status on day today.
+func status(excl []Exclusion, antigen string, today, earliest, due, overdue time.Time, agedOut bool) string {
+	switch {
+	case excluded(excl, antigen, "contraindicated", today):
+		return StatusContraindicated
+	case excluded(excl, antigen, "refused", today):
+		return StatusRefused
+	case agedOut:
+		return StatusAgedOut
+	case today.Before(due):
+		// Not yet due, though it may be given from earliest (a catch-up's due day is its
+		// earliest): a child is not on the due list months before the schedule's age.
+		return StatusUpcoming
+	case today.Before(overdue):
+		return StatusDue
+	}
+	return StatusOverdue
 }
 
 // productsFor lists the products that give antigen: those the schedule's rows name first (in

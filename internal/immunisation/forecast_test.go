@@ -1,8 +1,9 @@
 package immunisation
 
 import (
-	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -153,8 +154,8 @@ func TestForecastVietnam(t *testing.T) {
 		{name: "on time: 2 months, the birth doses given", cite: "TT 10/2024: mũi 1 DPT-VGB-Hib, bOPV, Rota lúc 2 tháng",
 			schedules: vn, given: birthDoses, asOf: "2025-03-15", recs: []wantRec{
 				{antigen: "tb", dose: 1, doses: 1, st: "complete"},
-				{antigen: "hepb", dose: 2, doses: 4, earliest: "2025-02-26", due: "2025-03-15", st: "due"},
-				{antigen: "rotavirus", dose: 1, earliest: "2025-02-26", due: "2025-03-15", latest: "2025-06-15", st: "due"},
+				{antigen: "hepb", dose: 2, doses: 4, earliest: "2025-02-12", due: "2025-03-15", st: "due"},
+				{antigen: "rotavirus", dose: 1, earliest: "2025-02-26", due: "2025-03-15", latest: "2025-06-14", st: "due"},
 			}, evals: []wantEval{valid(1, "tb", 1), valid(2, "hepb", 1)}},
 		{name: "on time: 5 months, IPV next", cite: "TT 10/2024: IPV lúc 5 tháng; DPT mũi 4 lúc 18 tháng; sởi lúc 9 tháng",
 			schedules: vn, given: fiveMonths, asOf: "2025-06-01", recs: []wantRec{
@@ -174,7 +175,7 @@ func TestForecastVietnam(t *testing.T) {
 			schedules: vn, birth: "2024-01-15", asOf: "2025-03-15", recs: []wantRec{
 				{antigen: "hib", dose: 1, doses: 1, st: "overdue"},
 				{antigen: "diphtheria", dose: 1, st: "overdue"},
-				{antigen: "rotavirus", st: "aged_out", earliest: "-", latest: "2024-06-15"},
+				{antigen: "rotavirus", st: "aged_out", earliest: "-", latest: "2024-06-14"},
 				{antigen: "measles", dose: 1, earliest: "2024-10-15", st: "overdue"},
 			}},
 		{name: "late start catching up: the next dose 4 weeks after", cite: "TT 10/2024: mũi sau cách mũi trước ít nhất 1 tháng",
@@ -200,10 +201,16 @@ func TestForecastVietnam(t *testing.T) {
 		{name: "a premature infant by chronological age", cite: "TT 10/2024: tuổi tính từ ngày sinh (born at 30 weeks, no correction)",
 			schedules: vn, given: birthDoses, asOf: "2025-03-15",
 			recs: []wantRec{{antigen: "diphtheria", due: "2025-03-15", st: "due"}}},
-		{name: "rotavirus on its last day", cite: "Rotavin-M1: dose 1 by 5 months",
-			schedules: vn, asOf: "2025-06-15", recs: []wantRec{{antigen: "rotavirus", st: "overdue", latest: "2025-06-15"}}},
-		{name: "rotavirus past its maximum age", cite: "Rotavin-M1: dose 1 by 5 months",
-			schedules: vn, asOf: "2025-06-16", recs: []wantRec{{antigen: "rotavirus", st: "aged_out"}}},
+		{name: "rotavirus dose 1 on its last day", cite: "Bộ Y tế: Rota hoàn thành trước 6 tháng tuổi, 2 liều cách nhau ít nhất 1 tháng",
+			schedules: vn, asOf: "2025-06-14", recs: []wantRec{{antigen: "rotavirus", st: "overdue", latest: "2025-06-14"}}},
+		{name: "rotavirus dose 1 past its maximum age", cite: "Bộ Y tế: Rota hoàn thành trước 6 tháng tuổi",
+			schedules: vn, asOf: "2025-06-15", recs: []wantRec{{antigen: "rotavirus", st: "aged_out"}}},
+		{name: "rotavirus dose 2 on the day before 6 months", cite: "Bộ Y tế: Rota hoàn thành trước 6 tháng tuổi",
+			schedules: vn, given: []given{{"rotavin", "2025-06-14"}, {"rotavin", "2025-07-14"}}, asOf: "2025-07-15",
+			evals: []wantEval{valid(1, "rotavirus", 1), valid(2, "rotavirus", 2)}, recs: []wantRec{{antigen: "rotavirus", st: "complete"}}},
+		{name: "rotavirus dose 2 at 6 months does not count", cite: "Bộ Y tế: Rota hoàn thành trước 6 tháng tuổi",
+			schedules: vn, given: []given{{"rotavin", "2025-06-01"}, {"rotavin", "2025-07-15"}}, asOf: "2025-07-16",
+			evals: []wantEval{valid(1, "rotavirus", 1), invalid(2, "rotavirus", "too_late")}, recs: []wantRec{{antigen: "rotavirus", st: "aged_out", dose: 2}}},
 		{name: "rotavirus given past its maximum age does not count", cite: "Rotavin-M1: dose 1 by 5 months",
 			schedules: vn, given: []given{{"rotavin", "2025-06-20"}}, asOf: "2025-06-21",
 			evals: []wantEval{invalid(1, "rotavirus", "too_late")}, recs: []wantRec{{antigen: "rotavirus", st: "aged_out"}}},
@@ -488,6 +495,10 @@ func TestForecastWHO(t *testing.T) {
 		{name: "the bOPV birth dose missed", cite: "WHO polio 2022; dropped at 6 weeks (project rule)",
 			schedules: who, asOf: "2025-02-26",
 			recs: []wantRec{{antigen: "polio", dose: 1, doses: 5, earliest: "2025-02-26", due: "2025-02-26", st: "due"}}},
+		{name: "hepatitis B at 0 and 1 month counts (0-1-6)", cite: "WHO hepatitis B 2017: 4 weeks between doses",
+			schedules: who, given: []given{{"hepb_paed", born}, {"hepb_paed", "2025-02-15"}}, asOf: "2025-02-16",
+			evals: []wantEval{valid(1, "hepb", 1), valid(2, "hepb", 2)},
+			recs:  []wantRec{{antigen: "hepb", dose: 3, earliest: "2025-03-15", due: "2025-03-26"}}},
 		{name: "a hepatitis B birth dose given at 3 weeks still counts", cite: "WHO hepatitis B 2017: a late birth dose as soon as possible",
 			schedules: who, given: []given{{"hepb_paed", "2025-02-05"}}, asOf: "2025-02-06",
 			evals: []wantEval{valid(1, "hepb", 1)},
@@ -583,7 +594,6 @@ func TestForecastOddInput(t *testing.T) {
 			t.Errorf("Hib in Viet Nam first offers %v", r.Vaccines)
 		}
 	}
-	_ = fmt.Sprint()
 }
 
 // BenchmarkForecast: one child's forecast (the due list refreshes one per write, and all of
@@ -629,11 +639,97 @@ func TestEvaluateACandidateDose(t *testing.T) {
 	}
 	// A second dose the same day as one on the record is the one that does not count.
 	for _, e := range c.Evaluate([]string{"vn_epi"}, child, record, Dose{Vaccine: "dtwp_hepb_hib", On: "2025-03-15"}) {
-		if e.Valid || e.Reason != ReasonTooClose {
+		if e.Valid || e.Reason == "" {
 			t.Errorf("the same day: %+v", e)
 		}
 	}
 	if got := c.Evaluate([]string{"vn_epi"}, child, nil, Dose{Vaccine: "nothing", On: "2025-04-15"}); len(got) != 0 {
 		t.Errorf("an unknown product: %+v", got)
+	}
+}
+
+// Influenza comes round every year: Russia's calendar from 6 months, the PPS's from 6 months
+// to 18 years (two doses the first time under 9 years).
+func TestForecastInfluenzaRepeats(t *testing.T) {
+	ru, pps := []string{"ru_nc"}, []string{"ph_pps"}
+	runCases(t, Default(), []fcase{
+		{name: "Russia: the first at 6 months", cite: "1122н: дети с 6 месяцев — ежегодно",
+			schedules: ru, asOf: "2025-07-15", recs: []wantRec{{antigen: "influenza", dose: 1, due: "2025-07-15", st: "due"}}},
+		{name: "Russia: the next a year after the last", cite: "1122н: ежегодно",
+			schedules: ru, given: []given{{"influenza", "2025-10-01"}}, asOf: "2025-10-02",
+			recs: []wantRec{{antigen: "influenza", dose: 2, doses: 1, earliest: "2025-10-29", due: "2026-10-01", overdue: "2026-10-29", st: "upcoming"}}},
+		{name: "Russia: a second dose within 4 weeks does not count", cite: "project rule: not sooner than 4 weeks",
+			schedules: ru, given: []given{{"influenza", "2025-10-01"}, {"influenza", "2025-10-10"}, {"influenza", "2026-09-15"}}, asOf: "2026-09-16",
+			evals: []wantEval{valid(1, "influenza", 1), invalid(2, "influenza", "too_close"), valid(3, "influenza", 2)},
+			recs:  []wantRec{{antigen: "influenza", dose: 3, due: "2027-09-15", st: "upcoming"}}},
+		{name: "Russia: a year missed is overdue", cite: "1122н: ежегодно",
+			schedules: ru, given: []given{{"influenza", "2025-10-01"}}, asOf: "2026-12-01",
+			recs: []wantRec{{antigen: "influenza", dose: 2, st: "overdue"}}},
+		{name: "PPS: two doses the first time, then yearly", cite: "PPS/PIDSP 2024: 2 doses 4 weeks apart under 9 years",
+			schedules: pps, given: []given{{"influenza", "2025-07-15"}}, asOf: "2025-07-16",
+			recs: []wantRec{{antigen: "influenza", dose: 2, doses: 2, earliest: "2025-08-15", due: "2025-08-15"}}},
+		{name: "PPS: after the two, yearly", cite: "PPS/PIDSP 2024: yearly",
+			schedules: pps, given: []given{{"influenza", "2025-07-15"}, {"influenza", "2025-08-15"}}, asOf: "2025-08-16",
+			recs: []wantRec{{antigen: "influenza", dose: 3, due: "2026-08-15", latest: "2043-01-14", st: "upcoming"}}},
+		{name: "PPS: first at 10 years, one dose a year", cite: "PPS/PIDSP 2024: from 9 years one dose",
+			schedules: pps, birth: "2015-01-15", given: []given{{"influenza", "2025-03-01"}}, asOf: "2025-03-02",
+			recs: []wantRec{{antigen: "influenza", dose: 2, doses: 1, due: "2026-03-01"}}},
+		{name: "PPS: none from 18 years", cite: "PPS/PIDSP 2024: to 18 years",
+			schedules: pps, birth: "2007-01-15", given: []given{{"influenza", "2024-03-01"}}, asOf: "2025-03-02",
+			recs: []wantRec{{antigen: "influenza", st: "aged_out", latest: "2025-01-14"}}},
+		{name: "a refused influenza dose keeps its date", cite: "a refusal keeps its due dates",
+			schedules: ru, given: []given{{"influenza", "2025-10-01"}}, asOf: "2026-10-05",
+			excl: []Exclusion{{Antigen: "influenza", Kind: "refused", From: "2026-09-01"}},
+			recs: []wantRec{{antigen: "influenza", st: "refused", due: "2026-10-01"}}},
+	})
+}
+
+// Whatever the record, the forecast holds together: earliest ≤ due < overdue, a dose number
+// follows the valid doses counted, a status is one of the seven, and nothing panics.
+func TestForecastInvariantsOnRandomRecords(t *testing.T) {
+	c := Default()
+	rng := rand.New(rand.NewPCG(59, 1))
+	keys := make([]string, 0, len(c.vaccines))
+	for _, v := range c.vaccines {
+		keys = append(keys, v.Key)
+	}
+	statuses := []string{StatusUpcoming, StatusDue, StatusOverdue, StatusComplete, StatusAgedOut, StatusRefused, StatusContraindicated}
+	all := []string{"vn_epi", "ph_epi", "ph_pps", "ru_nc", "cn_nip", "who"}
+	b0, _ := parseDay("2010-01-01")
+	for n := range 2000 {
+		birth := b0.AddDate(0, 0, rng.IntN(16*365))
+		asOf := birth.AddDate(0, 0, rng.IntN(19*365))
+		var doses []Dose
+		for k := range rng.IntN(25) {
+			doses = append(doses, Dose{ID: int64(k + 1), Vaccine: keys[rng.IntN(len(keys))], On: day(birth.AddDate(0, 0, rng.IntN(int(asOf.Sub(birth).Hours()/24)+1)))})
+		}
+		schedules := []string{all[n%len(all)], all[rng.IntN(len(all))]}
+		sex := []string{"female", "male", ""}[rng.IntN(3)]
+		f := c.Forecast(schedules, Child{BirthDate: day(birth), Sex: sex}, doses, nil, day(asOf))
+		valid := map[string]int{}
+		for _, e := range f.Evaluations {
+			if e.Valid {
+				valid[e.Antigen]++
+				if e.DoseNumber != valid[e.Antigen] {
+					t.Fatalf("%v: %s dose numbered %d after %d valid", schedules, e.Antigen, e.DoseNumber, valid[e.Antigen]-1)
+				}
+			} else if e.Reason == "" || e.DoseNumber != 0 {
+				t.Fatalf("an invalid dose %+v", e)
+			}
+		}
+		for _, r := range f.Recommendations {
+			if !slices.Contains(statuses, r.Status) {
+				t.Fatalf("status %q", r.Status)
+			}
+			if r.DueOn != "" && (r.EarliestOn > r.DueOn || r.DueOn >= r.OverdueOn) {
+				t.Fatalf("%v born %s on %s: %+v", schedules, day(birth), day(asOf), r)
+			}
+			if r.Status != StatusComplete && r.Status != StatusAgedOut && r.DoseNumber != valid[r.Antigen]+1 {
+				t.Fatalf("%+v after %d valid doses", r, valid[r.Antigen])
+			}
+			if r.Status == StatusAgedOut && r.DueOn != "" {
+				t.Fatalf("aged out with dates: %+v", r)
+			}
+		}
 	}
 }

@@ -25,7 +25,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "GET", Path: "/api/immunisation/catalogue", Access: readRecord, Handler: h.catalogue},
 		{Method: "GET", Path: "/api/patients/{id}/immunisations", Access: readRecord, Handler: h.forPatient},
 		{Method: "POST", Path: "/api/patients/{id}/immunisations/check", Access: write, Handler: h.check},
-		{Method: "POST", Path: "/api/patients/{id}/immunisations", Access: write, Handler: h.create},
+		{Method: "POST", Path: "/api/patients/{id}/immunisations", Access: write, Announces: auth.ChangesPatients, Handler: h.create},
 		{Method: "POST", Path: "/api/immunisations/{id}/entered-in-error", Access: write, Handler: h.enteredInError},
 		{Method: "POST", Path: "/api/immunisations/{id}/reactions", Access: write, Handler: h.addReaction},
 		{Method: "GET", Path: "/api/immunisation/settings", Access: auth.Need(auth.ManageSettings), Handler: h.settings},
@@ -132,12 +132,9 @@ func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) saveSettings(w http.ResponseWriter, r *http.Request) {
-	in, err := ReadSettings(r.Context(), h.Store.DB)
-	if err != nil {
-		httpjson.Error(w, r, err)
-		return
-	}
-	in.Version = 0 // the caller's, or a conflict
+	// The whole settings, as read: a field left out is refused, not kept (no schedule, no
+	// weight age), so that a body that names none of them changes nothing.
+	var in Settings
 	if err := httpjson.Decode(w, r, &in); err != nil {
 		httpjson.Error(w, r, err)
 		return

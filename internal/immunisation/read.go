@@ -2,6 +2,7 @@ package immunisation
 
 import (
 	"context"
+	"slices"
 	"strconv"
 
 	"emr/internal/audit"
@@ -109,10 +110,19 @@ type ClinicPicks struct {
 func (s *Store) Catalogue(ctx context.Context, lang string) (CatalogueView, error) {
 	cat := s.catalogue()
 	settings, err := ReadSettings(ctx, s.DB)
-	out := CatalogueView{Vaccines: cat.Vaccines(lang), Antigens: cat.Antigens(lang), Schedules: cat.Schedules(lang), Sites: Sites, Routes: Routes,
+	out := CatalogueView{Vaccines: slices.Clone(cat.Vaccines(lang)), Antigens: cat.Antigens(lang), Schedules: cat.Schedules(lang), Sites: Sites, Routes: Routes,
 		Reactions: Reactions, Clinic: ClinicPicks{Schedules: settings.Schedules, Stocked: settings.Stocked}}
 	if out.Vaccines == nil {
 		out.Vaccines = []Vaccine{}
+	}
+	for i := range out.Vaccines {
+		v := &out.Vaccines[i]
+		if v.Antigens == nil {
+			v.Antigens = []string{}
+		}
+		if v.Components == nil {
+			v.Components = []string{}
+		}
 	}
 	if out.Antigens == nil {
 		out.Antigens = []Antigen{}

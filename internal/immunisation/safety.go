@@ -5,12 +5,12 @@ import (
 	"context"
 	_ "embed"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"emr/internal/appointment"
 	"emr/internal/catalogue"
 	"emr/internal/database"
 	"emr/internal/i18n"
@@ -23,25 +23,25 @@ import (
 // vaccine's components against the patient's allergies, read as the medicine-safety check
 // reads them (catalogue Allergen and Judge: an egg allergy concerns only a vaccine whose
 // components hold egg); an antigen contraindicated or refused on the record; a dose too early
-// or too close by the forecast; an expired lot; the same vaccine given the same day.
+// too close or too late by the forecast; an expired lot; the same vaccine given the same day.
 
 // Finding codes.
 const (
-	FindLivePregnancy     = "live_pregnancy"
-	FindLiveImmunosupp    = "live_immunosuppressed"
-	FindComponentAllergy  = "component_allergy"
-	FindExpiredLot        = "expired_lot"
-	FindContraindicated   = "contraindicated"
-	FindRefused           = "refused"
-	FindTooEarly          = "too_early"
-	FindTooClose          = "too_close"
-	FindDuplicateToday    = "duplicate_today"
-	SeverityStop          = "stop"
-	SeverityWarn          = "warn"
-	conditionPregnancy    = "pregnancy"
-	conditionImmunosupp   = "immunosuppression"
-	maxVisitsRead         = 500
-	candidateID           = -1 // the dose being checked, among the record's for the forecast
+	FindLivePregnancy    = "live_pregnancy"
+	FindLiveImmunosupp   = "live_immunosuppressed"
+	FindComponentAllergy = "component_allergy"
+	FindExpiredLot       = "expired_lot"
+	FindContraindicated  = "contraindicated"
+	FindRefused          = "refused"
+	FindTooEarly         = "too_early"
+	FindTooClose         = "too_close"
+	FindTooLate          = "too_late" // past the series' maximum age (rotavirus): added to the contract's codes
+	FindDuplicateToday   = "duplicate_today"
+	SeverityStop         = "stop"
+	SeverityWarn         = "warn"
+	conditionPregnancy   = "pregnancy"
+	conditionImmunosupp  = "immunosuppression"
+	maxVisitsRead        = 500
 )
 
 // Finding is one thing the person giving a vaccine must see first.
@@ -87,7 +87,9 @@ func mustReadConditions() []condition {
 }
 
 // normCode is an ICD-10 code without its dot, upper case: "O09.9" → "O099".
-func normCode(c string) string { return strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(c), ".", "")) }
+func normCode(c string) string {
+	return strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(c), ".", ""))
+}
 
 // matches reports whether code falls under one of the condition's codes.
 func (c condition) matches(code string) bool {
@@ -129,34 +131,19 @@ func (s *Store) readFacts(ctx context.Context, q database.Querier, c child) (fac
 	if f.allergies, _, err = patient.Allergies(ctx, q, c.id); err != nil {
 		return f, err
 	}
-	rows, err := q.QueryContext(ctx, `SELECT v.content, a.day FROM visits v JOIN appointments a ON a.id = v.appointment_id
-		WHERE v.patient_id = $1 ORDER BY a.day DESC LIMIT `+fmt.Sprint(maxVisitsRead), c.id)
+	visits, err := appointment.RecordsIn(ctx, q, appointment.RecordFilter{PatientID: c.id, WithVisit: true, Descending: true, Limit: maxVisitsRead})
 	if err != nil {
-		return f, fmt.Errorf("read visits: %w", err)
+		return f, err
 	}
-	for rows.Next() {
-		var content, day string
-		if err := rows.Scan(&content, &day); err != nil {
-			rows.Close()
-			return f, fmt.Errorf("read visit: %w", err)
-		}
-		var v struct {
-			Diagnoses []struct {
-				Code string `json:"code"`
-			} `json:"diagnoses"`
-		}
-		if json.Unmarshal([]byte(content), &v) != nil {
+	for _, v := range visits {
+		if v.Content == nil {
 			continue
 		}
-		for _, d := range v.Diagnoses {
+		for _, d := range v.Content.Diagnoses {
 			if d.Code != "" {
-				f.diagnoses = append(f.diagnoses, struct{ code, day string }{d.Code, day})
+				f.diagnoses = append(f.diagnoses, struct{ code, day string }{d.Code, v.Day})
 			}
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return f, err
 	}
 	if s.Medicines != nil {
 		if f.medicines, err = s.Medicines(ctx, q, c.id, s.now()); err != nil {
@@ -249,16 +236,16 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 		antigens[a.Key] = a.Name
 	}
 	var doses []Dose
-	var excl []Exclusion
+	duplicate := false
 	for _, r := range f.records {
 		switch r.Kind {
 		case KindGiven, KindElsewhere:
 			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.OccurredOn})
-			if r.Vaccine == v.Key && r.OccurredOn == day {
+			if r.Vaccine == v.Key && r.OccurredOn == day && !duplicate {
+				duplicate = true
 				add(FindDuplicateToday, SeverityStop, "immunisation.finding.duplicate_today", v.Name, day)
 			}
 		case KindContraindicated, KindRefused:
-			excl = append(excl, Exclusion{Antigen: r.Antigen, Kind: r.Kind, From: r.OccurredOn, Until: r.UntilOn})
 			if !slices.Contains(v.Antigens, r.Antigen) || r.OccurredOn > day || r.UntilOn != "" && r.UntilOn < day {
 				continue
 			}
@@ -278,11 +265,9 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 	if err != nil {
 		return nil, err
 	}
-	doses = append(doses, Dose{ID: candidateID, Vaccine: v.Key, On: day})
-	fc := cat.Forecast(settings.Schedules, c.Child, doses, excl, day)
 	seen := map[string]bool{}
-	for _, e := range fc.Evaluations {
-		if e.DoseID != candidateID || e.Valid || (e.Reason != FindTooEarly && e.Reason != FindTooClose) || seen[e.Reason+e.Antigen] {
+	for _, e := range cat.Evaluate(settings.Schedules, c.Child, doses, Dose{Vaccine: v.Key, On: day}) {
+		if e.Valid || (e.Reason != FindTooEarly && e.Reason != FindTooClose && e.Reason != FindTooLate) || seen[e.Reason+e.Antigen] {
 			continue
 		}
 		seen[e.Reason+e.Antigen] = true

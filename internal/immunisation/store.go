@@ -1,6 +1,7 @@
 package immunisation
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -12,8 +13,10 @@ import (
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/database"
+	"emr/internal/patient"
 	"emr/internal/user"
 )
 
@@ -32,10 +35,10 @@ const (
 	StatusInError       = "entered_in_error"
 )
 
-// The contract's lists: where a dose goes, by which route, which reactions are recorded.
+// The contract's lists: where a dose goes, which reactions are recorded (the routes are the
+// catalogue's Routes).
 var (
 	Sites     = []string{"left_thigh", "right_thigh", "left_arm", "right_arm", "oral", "intranasal", "left_buttock", "right_buttock"}
-	Routes    = []string{"IM", "SC", "ID", "PO", "IN"}
 	Reactions = []string{"fever", "local", "rash", "persistent_crying", "seizure", "hhe", "anaphylaxis", "other"}
 	Sources   = []string{"card", "registry", "parent"}
 	kinds     = []string{KindGiven, KindElsewhere, KindRefused, KindContraindicated}
@@ -55,6 +58,7 @@ type vaccines interface {
 	Antigens(lang string) []Antigen
 	Schedules(lang string) []Schedule
 	Forecast(schedules []string, child Child, doses []Dose, excl []Exclusion, asOf string) Forecast
+	Evaluate(schedules []string, child Child, doses []Dose, candidate Dose) []Evaluation
 }
 
 // shipped is the catalogue the record reads.
@@ -193,15 +197,15 @@ type child struct {
 
 func readChild(ctx context.Context, q database.Querier, patientID int64) (child, error) {
 	c := child{id: patientID}
-	var sex sql.NullString
-	err := q.QueryRowContext(ctx, `SELECT birth_date, sex FROM patients WHERE id = $1`, patientID).Scan(&c.BirthDate, &sex)
-	if errors.Is(err, sql.ErrNoRows) {
+	found, err := patient.Records(ctx, q, []int64{patientID})
+	if err != nil {
+		return c, err
+	}
+	p, ok := found[patientID]
+	if !ok {
 		return c, apperr.NotFound("patient.not_found")
 	}
-	if err != nil {
-		return c, fmt.Errorf("read patient: %w", err)
-	}
-	c.Sex = sex.String
+	c.BirthDate, c.Sex = p.BirthDate, p.Sex
 	return c, nil
 }
 
@@ -315,17 +319,21 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 		if err != nil {
 			return err
 		}
+		if err := patient.CheckActive(ctx, tx, patientID); err != nil { // an archived record is read-only
+			return err
+		}
 		if err := s.clean(&in, c, s.today()); err != nil {
 			return err
 		}
 		if in.AppointmentID != nil {
-			var owner int64
-			err := tx.QueryRowContext(ctx, `SELECT patient_id FROM appointments WHERE id = $1`, *in.AppointmentID).Scan(&owner)
-			if errors.Is(err, sql.ErrNoRows) || err == nil && owner != patientID {
-				return apperr.Invalid("immunisation.other_appointment")
+			visit, err := appointment.BasicsOf(ctx, tx, *in.AppointmentID)
+			if errors.Is(err, apperr.ErrNotFound) || err == nil && visit.PatientID != patientID {
+				var v apperr.Validation
+				v.Add("appointment_id", "immunisation.other_appointment")
+				return v.Err()
 			}
 			if err != nil {
-				return fmt.Errorf("read appointment: %w", err)
+				return err
 			}
 		}
 		var overridden []string
@@ -365,11 +373,15 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 			return fmt.Errorf("insert immunisation: %w", err)
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.create", "immunisation", strconv.FormatInt(id, 10), patientID, audit.Success
-		if len(overridden) > 0 {
-			e.Detail = "overridden: " + strings.Join(overridden, ", ") + "; reason: " + in.OverrideReason
-		}
+		e.Detail = in.Kind + " " + cmp.Or(in.Vaccine, in.Antigen)
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
+		}
+		if len(overridden) > 0 { // given despite the findings: their codes and the reason, as an event of its own
+			e.Action, e.Detail = "immunisation.override", in.Vaccine+": "+strings.Join(overridden, ", ")+"; reason: "+in.OverrideReason
+			if err := audit.Record(ctx, tx, e); err != nil {
+				return err
+			}
 		}
 		return RefreshDue(ctx, tx, patientID)
 	})
@@ -393,6 +405,9 @@ func (s *Store) EnteredInError(ctx context.Context, e audit.Event, id int64, rea
 		}
 		if r.Status != StatusCompleted || r.Version != version {
 			return apperr.Conflict("error.conflict")
+		}
+		if err := patient.CheckActive(ctx, tx, r.PatientID); err != nil {
+			return err
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE immunisations SET status = $1, error_reason = $2, updated_at = $3, updated_by = $4, version = version + 1
 			WHERE id = $5 AND version = $6 AND status = $7`, StatusInError, reason, s.now().UTC(), e.Actor(), id, version, StatusCompleted)
@@ -425,6 +440,9 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		}
 		if r.Status != StatusCompleted || (r.Kind != KindGiven && r.Kind != KindElsewhere) {
 			return apperr.Invalid("immunisation.reaction_not_dose")
+		}
+		if err := patient.CheckActive(ctx, tx, r.PatientID); err != nil {
+			return err
 		}
 		var v apperr.Validation
 		in.OnsetOn, in.Reaction, in.Severity = strings.TrimSpace(in.OnsetOn), strings.TrimSpace(in.Reaction), strings.TrimSpace(in.Severity)
@@ -467,7 +485,10 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction", "immunisation", strconv.FormatInt(id, 10), r.PatientID, audit.Success
 		e.Detail = "reaction " + strconv.FormatInt(rid, 10)
-		return audit.Record(ctx, tx, e)
+		if err := audit.Record(ctx, tx, e); err != nil {
+			return err
+		}
+		return RefreshDue(ctx, tx, r.PatientID)
 	})
 	if err != nil {
 		return Reaction{}, err

@@ -22,6 +22,9 @@ type Vaccine struct {
 	Names  map[string]string `json:"-"`
 	Name   string            `json:"name"`
 	Source string            `json:"source"`
+	// Route: how the product is given by default (IM, SC, ID, PO, IN), from its prescribing
+	// information.
+	Route string `json:"route"`
 	// Brands: the product's names on the market, by country (vn, ph, ru, cn), as written there.
 	Brands map[string][]string `json:"brands,omitempty"`
 }

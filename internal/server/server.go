@@ -182,17 +182,6 @@ func CheckConfig(cfg config.Config) error {
 	return err
 }
 
-// currentMedicines are a patient's current medicines with their codes, for the immunisation
-// check (immunisation does not import prescription: prescribing reads immunisation's settings).
-func currentMedicines(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]immunisation.CurrentMedicine, error) {
-	list, err := prescription.CurrentCodes(ctx, q, patientID, now)
-	out := make([]immunisation.CurrentMedicine, len(list))
-	for i, m := range list {
-		out[i] = immunisation.CurrentMedicine{Medicine: m.Medicine, ATC: m.ATC}
-	}
-	return out, err
-}
-
 // New wires every feature onto one handler. web is the built web app (its dist folder).
 func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	ring := cfg.Secrets
@@ -241,7 +230,8 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&result.Handler{Store: results, MaxReport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: prescriptions}).Routes(),
-		(&immunisation.Handler{Store: &immunisation.Store{DB: db, Loc: loc, Medicines: currentMedicines}}).Routes(),
+		(&immunisation.Handler{Store: st.Immunisations}).Routes(),
+
 		(&growth.Handler{DB: db, Loc: loc}).Routes(),
 		(&charting.Handler{Store: st.Charting}).Routes(),
 		(&billing.Handler{Store: fees, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
