@@ -53,3 +53,39 @@ func LatestWeight(ctx context.Context, q database.Querier, patientID int64, toda
 	}
 	return best, rows.Err()
 }
+
+// Measured is a visit's measured vitals and its day.
+type Measured struct {
+	On     string
+	Vitals Vitals
+}
+
+// MeasuredVitals are the vitals measured at a patient's completed or signed visits, oldest
+// first, leaving out vitals copied forward from an earlier visit (that visit's own row holds
+// them): a child's growth is read from them (issue 59, item 5).
+func MeasuredVitals(ctx context.Context, q database.Querier, patientID int64) ([]Measured, error) {
+	rows, err := q.QueryContext(ctx, `SELECT a.day, v.content FROM visits v JOIN appointments a ON a.id = v.appointment_id
+		WHERE v.patient_id = $1 AND (v.status = 'signed' OR a.status = 'completed') ORDER BY a.day, a.starts_at, a.id`, patientID)
+	if err != nil {
+		return nil, fmt.Errorf("read visits: %w", err)
+	}
+	defer rows.Close()
+	out := []Measured{}
+	for rows.Next() {
+		var day, content string
+		if err := rows.Scan(&day, &content); err != nil {
+			return nil, err
+		}
+		var c struct {
+			Vitals           Vitals `json:"vitals"`
+			VitalsCopiedFrom string `json:"vitals_copied_from"`
+		}
+		if err := json.Unmarshal([]byte(content), &c); err != nil {
+			return nil, fmt.Errorf("visit content: %w", err)
+		}
+		if c.VitalsCopiedFrom == "" {
+			out = append(out, Measured{On: day, Vitals: c.Vitals})
+		}
+	}
+	return out, rows.Err()
+}

@@ -2,10 +2,6 @@ package growth
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -18,6 +14,7 @@ import (
 	"emr/internal/database"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
+	"emr/internal/patient"
 )
 
 // Source names the tables the scores come from, as the API and the print say.
@@ -45,7 +42,8 @@ type Chart struct {
 
 // Handler serves a patient's growth.
 type Handler struct {
-	DB *database.DB
+	DB       *database.DB
+	Patients *patient.Store
 	// Now is the clock (time.Now when nil); Loc the clinic's time zone (UTC when nil).
 	Now func() time.Time
 	Loc *time.Location
@@ -81,7 +79,7 @@ func (h *Handler) growth(w http.ResponseWriter, r *http.Request) {
 		httpjson.Error(w, r, err)
 		return
 	}
-	chart, err := Read(r.Context(), h.DB, id, h.today())
+	chart, err := Read(r.Context(), h.DB, h.Patients, id, h.today())
 	if err != nil {
 		httpjson.Error(w, r, err)
 		return
@@ -102,21 +100,12 @@ func (h *Handler) growth(w http.ResponseWriter, r *http.Request) {
 // length/height or head circumference taken at a completed or signed visit, oldest first,
 // scored; vitals copied forward from an earlier visit are that visit's and are not read
 // twice.
-func Read(ctx context.Context, q database.Querier, patientID int64, today string) (Chart, error) {
-	var c Child
-	var gestation sql.NullInt64
-	err := q.QueryRowContext(ctx, `SELECT sex, birth_date, gestation_weeks FROM patients WHERE id = $1`, patientID).
-		Scan(&c.Sex, &c.BirthDate, &gestation)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Chart{}, apperr.NotFound("patient.not_found")
-	}
+func Read(ctx context.Context, q database.Querier, patients *patient.Store, patientID int64, today string) (Chart, error) {
+	p, err := patients.Get(ctx, patientID)
 	if err != nil {
-		return Chart{}, fmt.Errorf("read patient: %w", err)
+		return Chart{}, err
 	}
-	if gestation.Valid {
-		g := int(gestation.Int64)
-		c.GestationWeeks = &g
-	}
+	c := Child{Sex: p.Sex, BirthDate: p.BirthDate, GestationWeeks: p.GestationWeeks}
 	list, err := Measurements(ctx, q, patientID)
 	if err != nil {
 		return Chart{}, err
@@ -181,30 +170,20 @@ func curvesFor(c Child, points []Point, age int, correctedNow *int) map[string]C
 }
 
 // Measurements are a patient's measurements of weight, length/height and head circumference
-// at completed or signed visits, oldest first, leaving out vitals copied forward from an
-// earlier visit (VitalsCopiedFrom) and visits that measured none of the three.
+// at completed or signed visits, oldest first (vitals copied forward are the earlier visit's),
+// leaving out visits that measured none of the three.
 func Measurements(ctx context.Context, q database.Querier, patientID int64) ([]Measurement, error) {
-	rows, err := q.QueryContext(ctx, `SELECT a.day, v.content FROM visits v JOIN appointments a ON a.id = v.appointment_id
-		WHERE v.patient_id = $1 AND (v.status = 'signed' OR a.status = 'completed') ORDER BY a.day, a.starts_at, a.id`, patientID)
+	visits, err := appointment.MeasuredVitals(ctx, q, patientID)
 	if err != nil {
-		return nil, fmt.Errorf("read visits: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	out := []Measurement{}
-	for rows.Next() {
-		var day, content string
-		if err := rows.Scan(&day, &content); err != nil {
-			return nil, err
-		}
-		var c appointment.Content
-		if err := json.Unmarshal([]byte(content), &c); err != nil {
-			return nil, fmt.Errorf("visit content: %w", err)
-		}
-		v := c.Vitals
-		if c.VitalsCopiedFrom != "" || (v.Weight == nil && v.Height == nil && v.HeadCirc == nil) {
+	for _, m := range visits {
+		v := m.Vitals
+		if v.Weight == nil && v.Height == nil && v.HeadCirc == nil {
 			continue
 		}
-		out = append(out, Measurement{On: day, Weight: v.Weight, Height: v.Height, Head: v.HeadCirc})
+		out = append(out, Measurement{On: m.On, Weight: v.Weight, Height: v.Height, Head: v.HeadCirc})
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -232,7 +232,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&prescription.Handler{Store: prescriptions}).Routes(),
 		(&immunisation.Handler{Store: st.Immunisations}).Routes(),
 
-		(&growth.Handler{DB: db, Loc: loc}).Routes(),
+		(&growth.Handler{DB: db, Patients: st.Patients, Loc: loc}).Routes(),
 		(&charting.Handler{Store: st.Charting}).Routes(),
 		(&billing.Handler{Store: fees, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&feereport.Handler{Reports: &feereport.Reports{DB: db, Fees: fees, Loc: loc}}).Routes(),
