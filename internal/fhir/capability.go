@@ -165,7 +165,7 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				"PATOBJ or MEDPREC with the reason as text). vaccineCode carries the product's CVX and ATC codes and its name; site and route are " +
 				"v3 ActSite and RouteOfAdministration codes where they map, words otherwise; protocolApplied, for each antigen the patient's forecast " +
 				"counts the dose for, the schedule (series), the antigen (targetDisease in the clinic's system " + systemAntigen + "), the dose it counts " +
-				"as and the series' doses, and a note for each antigen it does not count for (too early, too close, not needed). A reaction after a dose is " +
+				"as and the series' doses, and a note for each antigen it does not count for (too early, too close, too late, not needed). A reaction after a dose is " +
 				"reaction.date and, in words, reaction.detail.display (no Observation is made of it). A record marked entered in error is " +
 				"entered-in-error with the reason in a note. The store keeps no earlier versions: vread and history answer the current one."
 		}

@@ -271,8 +271,9 @@ func toImmunization(x immunisation.Recorded, lang string) Immunization {
 }
 
 // notCounted says why the forecast does not count a dose.
-var notCounted = map[string]string{"too_early": "given under the minimum age", "too_close": "given sooner than the minimum interval after the dose before",
-	"not_needed": "the series was already complete", "expired": "the lot had expired"}
+var notCounted = map[string]string{immunisation.ReasonTooEarly: "given under the minimum age",
+	immunisation.ReasonTooClose: "given sooner than the minimum interval after the dose before",
+	immunisation.ReasonTooLate:  "given past the series' maximum age", immunisation.ReasonNotNeeded: "the series was already complete"}
 
 // reactionText says a reaction in words: what, how severe, serious or not, its description
 // and to whom it was reported.
