@@ -90,6 +90,9 @@ type programme struct {
 	key, country, source string
 	names                map[string]string
 	grace, overdueDays   int
+	// until: the age from which the programme forecasts nothing more (its childhood
+	// schedule's end): a dose not given by then is aged out.
+	until age
 }
 
 // doseRow is one row of schedules.tsv.
@@ -348,7 +351,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
-	if err := pt.require(append([]string{"key", "country", "grace_days", "overdue_days", "source"}, Languages...)...); err != nil {
+	if err := pt.require(append([]string{"key", "country", "grace_days", "overdue_days", "forecast_until", "source"}, Languages...)...); err != nil {
 		return nil, err
 	}
 	for _, r := range pt.rows {
@@ -358,6 +361,9 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 		}
 		if p.overdueDays, err = strconv.Atoi(pt.get(r, "overdue_days")); err != nil {
 			return nil, fmt.Errorf("programmes.tsv %s: overdue_days: %w", p.key, err)
+		}
+		if p.until, err = parseAge(pt.get(r, "forecast_until")); err != nil {
+			return nil, fmt.Errorf("programmes.tsv %s: forecast_until: %w", p.key, err)
 		}
 		c.programBy[p.key] = len(c.programmes)
 		c.programmes = append(c.programmes, p)

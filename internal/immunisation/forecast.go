@@ -208,6 +208,18 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		p := plans[a]
 		grace := c.programmes[c.programBy[p.schedule]].grace
 		overdueDays := c.programmes[c.programBy[p.schedule]].overdueDays
+		// The programme's end: no dose is forecast from that age (the day before it is a
+		// row's latest when the row has none, or a later one).
+		end := c.programmes[c.programBy[p.schedule]].until.after(birth).AddDate(0, 0, -1)
+		latestOf := func(m *age) time.Time {
+			if m == nil {
+				return end
+			}
+			if l := m.after(birth); l.Before(end) {
+				return l
+			}
+			return end
+		}
 		gs := byAntigen[a]
 
 		// The series: the schedule's rows, or a catch-up row's when the first dose that is not
@@ -314,12 +326,11 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			earliest, due := last.repeatMin.after(prev), last.repeat.after(prev)
 			overdue := due.AddDate(0, 0, overdueDays)
 			rec.EarliestOn, rec.DueOn, rec.OverdueOn = day(earliest), day(due), day(overdue)
-			agedOut := false
+			latest := latestOf(last.maxAge)
 			if last.maxAge != nil {
-				latest := last.maxAge.after(birth)
 				rec.LatestOn = day(latest)
-				agedOut = today.After(latest) || earliest.After(latest)
 			}
+			agedOut := today.After(latest) || earliest.After(latest)
 			rec.Status = status(excl, a, today, earliest, due, overdue, agedOut)
 			if agedOut {
 				rec.EarliestOn, rec.DueOn, rec.OverdueOn = "", "", ""
@@ -350,12 +361,11 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			}
 		}
 		rec.EarliestOn, rec.DueOn, rec.OverdueOn = day(earliest), day(due), day(overdue)
-		agedOut := false
+		latest := latestOf(r.maxAge)
 		if r.maxAge != nil {
-			latest := r.maxAge.after(birth)
 			rec.LatestOn = day(latest)
-			agedOut = today.After(latest) || earliest.After(latest)
 		}
+		agedOut := today.After(latest) || earliest.After(latest)
 		rec.Status = status(excl, a, today, earliest, due, overdue, agedOut)
 		if agedOut {
 			rec.EarliestOn, rec.DueOn, rec.OverdueOn = "", "", ""

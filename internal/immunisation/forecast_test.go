@@ -596,6 +596,31 @@ func TestForecastOddInput(t *testing.T) {
 	}
 }
 
+// TestForecastEndsAtEighteen: the shipped schedules are childhood schedules: an adult with no
+// record is forecast nothing (every antigen aged out), while a 17-year-old still catches up a
+// dose the programme gives at any age before 18 (programmes.tsv, forecast_until).
+func TestForecastEndsAtEighteen(t *testing.T) {
+	c := Default()
+	for _, sch := range []string{"vn_epi", "ph_epi", "ph_pps", "ru_nc", "cn_nip", "who"} {
+		f := c.Forecast([]string{sch}, Child{BirthDate: "1970-05-01", Sex: "female"}, nil, nil, "2026-12-01")
+		for _, r := range f.Recommendations {
+			if r.Status != StatusAgedOut || r.DueOn != "" {
+				t.Errorf("%s: an adult is forecast %s dose %d: %s (due %s)", sch, r.Antigen, r.DoseNumber, r.Status, r.DueOn)
+			}
+		}
+	}
+	f := c.Forecast([]string{"who"}, Child{BirthDate: "2009-06-01", Sex: "female"}, nil, nil, "2026-12-01")
+	open := 0
+	for _, r := range f.Recommendations {
+		if r.Status == StatusOverdue || r.Status == StatusDue {
+			open++
+		}
+	}
+	if open == 0 {
+		t.Errorf("a 17-year-old with no record is due nothing: %+v", f.Recommendations)
+	}
+}
+
 // BenchmarkForecast: one child's forecast (the due list refreshes one per write, and all of
 // them when the clinic's schedules change).
 func BenchmarkForecast(b *testing.B) {
