@@ -54,6 +54,8 @@ export default function PatientChartPage() {
   const canDiagnose = useCan('write diagnosis')
   const canVitals = useCan('record vitals')
   const canReadRx = canPrescribe || canDiagnose || canVitals
+  // Immunisations: who records them, and the doctor and the nurse (the server's word).
+  const canReadVaccines = useCan('record immunisations') || canDiagnose || canVitals
   const canReadBills = [canCharge, useCan('record payment'), useCan('view financial reports')].some(Boolean)
   const canManagePortal = useCan('manage portal')
   const photo = useUploadPatientFile(Number(id), 'photo')
@@ -200,6 +202,7 @@ export default function PatientChartPage() {
           <p className={styles.remarks}>{p.remarks}</p>
         </Card>
       )}
+      {canReadVaccines && <Slot name="patientImmunisations" patientId={p.id} />}
       {canReadRx && <Slot name="patientMedicines" patientId={p.id} />}
       {canReadRx && (
         <Card level={3} title={t('rx.title')}>
