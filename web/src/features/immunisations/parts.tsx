@@ -88,6 +88,9 @@ export function FindingNotes({ findings, field }: { findings: Finding[]; field: 
   )
 }
 
+/** A name as it is searched: small letters and digits only, so that "mmr" finds M-M-R II. */
+const plain = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')
+
 /**
  * The vaccine field: a select with search over the catalogue's products, those the clinic stocks
  * first (under their own heading), then every other; what is typed finds a product by its name,
@@ -99,10 +102,8 @@ export function VaccinePicker({ catalogue, value, onChange, stockedFirst, label,
   const [query, setQuery] = useState<string | null>(null)
   const shown = query ?? chosen?.name ?? ''
   const antigenName = new Map((catalogue?.antigens ?? []).map((a) => [a.key, a.name]))
-  const q = (query ?? '').trim().toLowerCase()
-  const matches = (catalogue?.vaccines ?? []).filter(
-    (v) => !q || v.name.toLowerCase().includes(q) || v.cvx === q || v.antigens.some((a) => (antigenName.get(a) ?? a).toLowerCase().includes(q)),
-  )
+  const q = plain(query ?? '')
+  const matches = (catalogue?.vaccines ?? []).filter((v) => !q || plain(v.name).includes(q) || v.cvx === q || v.antigens.some((a) => plain(antigenName.get(a) ?? a).includes(q)))
   const stocked = new Set(catalogue?.clinic.stocked ?? [])
   const options = stockedFirst
     ? [
