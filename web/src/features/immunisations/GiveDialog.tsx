@@ -61,7 +61,7 @@ export function giveInput(v: GiveForm): RecordInput {
   }
 }
 
-export function GiveDialog({ patientId, onClose, appointmentId }: { patientId: number; onClose(): void; appointmentId?: number }) {
+export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, appointmentId }: { patientId: number; vaccine?: string; onClose(): void; appointmentId?: number }) {
   const { t } = useTranslation()
   const toast = useToast()
   const catalogue = useCatalogue()
@@ -70,7 +70,7 @@ export function GiveDialog({ patientId, onClose, appointmentId }: { patientId: n
   const [refused, setRefused] = useState<{ key: string; findings: Finding[] } | null>(null)
   const [problem, setProblem] = useState('')
   const form = useForm<GiveForm>(
-    { vaccine: '', lot: '', expiry: '', site: '', route: '', occurred_on: today(), dose_number: '', pregnant: 'unknown', immunosuppressed: 'unknown', note: '', override_reason: '' },
+    { vaccine: initialVaccine, lot: '', expiry: '', site: '', route: '', occurred_on: today(), dose_number: '', pregnant: 'unknown', immunosuppressed: 'unknown', note: '', override_reason: '' },
     {
       vaccine: (v) => (v ? undefined : t('immunisations.vaccineRequired')),
       occurred_on: (v) => (v ? undefined : t('immunisations.dateRequired')),

@@ -78,5 +78,12 @@ describe('PatientImmunisations', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
     fireEvent.click(screen.getByRole('button', { name: 'Give a dose' }))
     expect(screen.getByRole('dialog', { name: 'Give a dose' })).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    // From the forecast's overdue row: the dialog opens on the product the clinic stocks that gives it.
+    fireEvent.click(screen.getByRole('button', { name: 'Give Hepatitis B dose 2' }))
+    const dialog = screen.getByRole('dialog', { name: 'Give a dose' })
+    expect((within(dialog).getByRole('combobox', { name: 'Vaccine' }) as HTMLInputElement).value).toBe('Engerix-B (paediatric)')
+    // Rows not due have no such button.
+    expect(screen.queryByRole('button', { name: /Give Rubella/ })).toBeNull()
   })
 })

@@ -23,7 +23,7 @@ import { GiveDialog } from './GiveDialog'
 import { antigenNames, STATUS_COLOUR, STATUS_ORDER } from './parts'
 import styles from './immunisations.module.css'
 
-type Open = { kind: 'give' | 'elsewhere' | 'exclusion' } | { kind: 'reaction' | 'error'; r: ImmunisationRecord } | null
+type Open = { kind: 'give'; vaccine?: string } | { kind: 'elsewhere' | 'exclusion' } | { kind: 'reaction' | 'error'; r: ImmunisationRecord } | null
 
 /** The forecast's rows, overdue first, then due, upcoming and the rest; by due date within each. */
 export function sortForecast(rows: Recommendation[]) {
@@ -36,7 +36,7 @@ export function sortForecast(rows: Recommendation[]) {
 
 const day = (d?: string) => (d ? formatDay(d) : '—')
 
-function ForecastTable({ rows, catalogue, titleId }: { rows: Recommendation[]; catalogue: Catalogue | undefined; titleId: string }) {
+function ForecastTable({ rows, catalogue, titleId, onGive }: { rows: Recommendation[]; catalogue: Catalogue | undefined; titleId: string; onGive?: (vaccine: string) => void }) {
   const { t } = useTranslation()
   const antigen = new Map((catalogue?.antigens ?? []).map((a) => [a.key, a.name]))
   const vaccine = new Map((catalogue?.vaccines ?? []).map((v) => [v.key, v.name]))
@@ -69,6 +69,20 @@ function ForecastTable({ rows, catalogue, titleId }: { rows: Recommendation[]; c
     { key: 'overdue', header: t('immunisations.overdueFrom'), nowrap: true, from: 'sm', cell: (r) => (open(r) ? day(r.overdue_on) : '—') },
     { key: 'vaccines', header: t('immunisations.products'), from: 'md', cell: (r) => (open(r) ? r.vaccines.map((v) => vaccine.get(v) ?? v).join(', ') || '—' : '—') },
   ]
+  // The nurse gives a dose that is due from its row: the dialog opens on a product that gives it, one the clinic stocks if any.
+  const stocked = new Set(catalogue?.clinic.stocked ?? [])
+  const product = (r: Recommendation) => r.vaccines.find((v) => stocked.has(v)) ?? r.vaccines[0]
+  if (onGive)
+    columns.push({
+      key: 'give',
+      header: <span className="visually-hidden">{t('immunisations.actions')}</span>,
+      cell: (r) =>
+        (r.status === 'due' || r.status === 'overdue') && product(r) ? (
+          <Button size="small" aria-label={t('immunisations.giveNamed', { antigen: antigen.get(r.antigen) ?? r.antigen, n: r.dose_number })} onClick={() => onGive(product(r) ?? '')}>
+            {t('immunisations.giveShort')}
+          </Button>
+        ) : null,
+    })
   return (
     <Table
       columns={columns}
@@ -261,7 +275,7 @@ export function PatientImmunisations({ patientId }: { patientId: number }) {
             {t('immunisations.forecast', { date: formatDay(data.data?.forecast.as_of || data.data?.as_of || '') })}
           </h4>
           <div data-testid="forecast">
-            <ForecastTable rows={forecast} catalogue={catalogue.data} titleId={titleId} />
+            <ForecastTable rows={forecast} catalogue={catalogue.data} titleId={titleId} onGive={canWrite ? (vaccine) => setOpen({ kind: 'give', vaccine }) : undefined} />
           </div>
           <h4 className={styles.section}>{t('immunisations.record')}</h4>
           {doses.length === 0 ? (
@@ -295,7 +309,7 @@ export function PatientImmunisations({ patientId }: { patientId: number }) {
           )}
         </>
       )}
-      {open?.kind === 'give' && <GiveDialog patientId={patientId} onClose={close} />}
+      {open?.kind === 'give' && <GiveDialog patientId={patientId} vaccine={open.vaccine} onClose={close} />}
       {open?.kind === 'elsewhere' && <ElsewhereDialog patientId={patientId} onClose={close} />}
       {open?.kind === 'exclusion' && <ExclusionDialog patientId={patientId} onClose={close} />}
       {open?.kind === 'reaction' && <ReactionDialog patientId={patientId} r={open.r} onClose={close} />}

@@ -3,7 +3,6 @@
 // a refusal or contraindication, too early, too close, twice today). Nothing is saved.
 import { useQuery } from '@tanstack/react-query'
 import { send } from '../../../lib/api'
-import { patientsKey } from '../../../lib/queryKeys'
 import type { Finding, RecordInput } from './types'
 
 export const checkImmunisation = (patientId: number, input: RecordInput) =>
@@ -12,7 +11,8 @@ export const checkImmunisation = (patientId: number, input: RecordInput) =>
 /** The findings for input once a vaccine is chosen; the last answer stays shown while the next is asked. */
 export const useImmunisationCheck = (patientId: number, input: RecordInput, enabled: boolean) =>
   useQuery({
-    queryKey: [...patientsKey, patientId, 'immunisations', 'check', input],
+    // Its own key, not under the patient's: a write that refreshes the record does not ask again.
+    queryKey: ['immunisation-check', patientId, input],
     queryFn: () => checkImmunisation(patientId, input),
     enabled,
     staleTime: 0,
