@@ -38,7 +38,7 @@ describe('PatientImmunisations', () => {
     // The hexavalent dose given too early: marked in words, for the whole combination.
     const hexa = doses[2]
     expect(hexa.textContent).toContain('(Diphtheria, Tetanus, Pertussis, Poliomyelitis, Hib, Hepatitis B)')
-    expect(within(hexa).getByTestId('invalid-dose').textContent).toBe('Invalid dose, not counted: given before the minimum age')
+    expect(within(hexa).getByTestId('invalid-dose').textContent).toBe('✕Invalid dose, not counted: given before the minimum age')
     expect(within(hexa).getByTestId('reaction').textContent).toContain('Fever, moderate')
     expect(within(hexa).getByTestId('reaction').textContent).toContain('reported to District health centre')
     // Entered in error: struck through, with its reason, and no actions.
@@ -64,7 +64,7 @@ describe('PatientImmunisations', () => {
       api: { ...api, 'GET /patients/9/immunisations': { ...child, forecast: { ...child.forecast, evaluations } } },
     })
     const marks = await screen.findByTestId('invalid-dose')
-    expect(marks.textContent).toBe('Invalid for Hepatitis B, not counted: given too soon after the dose before')
+    expect(marks.textContent).toBe('✕Invalid for Hepatitis B, not counted: given too soon after the dose before')
     // A reader without the permission to record sees no actions.
     expect(screen.queryByRole('button', { name: 'Give a dose' })).toBeNull()
     expect(screen.queryByRole('button', { name: /entered in error/ })).toBeNull()

@@ -103,21 +103,27 @@ const REASONS = ['too_early', 'too_close', 'not_needed', 'expired']
 /** The marks of a dose the forecast does not count: for which antigen (of a combination) and why. */
 function InvalidMarks({ evaluations, catalogue }: { evaluations: Evaluation[]; catalogue: Catalogue | undefined }) {
   const { t } = useTranslation()
-  const invalid = evaluations.filter((e) => !e.valid)
+  // One mark per antigen and reason (a clinic on two schedules reads a dose twice).
+  const invalid = [...new Map(evaluations.filter((e) => !e.valid).map((e) => [`${e.antigen}|${e.reason ?? ''}`, e])).values()]
   if (!invalid.length) return null
-  const whole = invalid.length === evaluations.length && new Set(invalid.map((e) => e.reason)).size === 1
+  const whole = evaluations.every((e) => !e.valid) && new Set(invalid.map((e) => e.reason)).size === 1
   const why = (reason?: string) => t(`immunisations.invalidReason.${reason && REASONS.includes(reason) ? reason : 'other'}`)
   return (
     <div className={styles.invalid} data-testid="invalid-dose">
-      {whole ? (
-        <strong>{t('immunisations.invalid', { reason: why(invalid[0]?.reason) })}</strong>
-      ) : (
-        invalid.map((e) => (
-          <strong key={`${e.schedule}-${e.antigen}`} className={styles.invalidLine}>
-            {t('immunisations.invalidFor', { antigen: antigenNames(catalogue, [e.antigen]), reason: why(e.reason) })}
-          </strong>
-        ))
-      )}
+      <span className={styles.cross} aria-hidden>
+        ✕
+      </span>
+      <div>
+        {whole ? (
+          <strong>{t('immunisations.invalid', { reason: why(invalid[0]?.reason) })}</strong>
+        ) : (
+          invalid.map((e) => (
+            <strong key={`${e.antigen}-${e.reason ?? ''}`} className={styles.invalidLine}>
+              {t('immunisations.invalidFor', { antigen: antigenNames(catalogue, [e.antigen]), reason: why(e.reason) })}
+            </strong>
+          ))
+        )}
+      </div>
     </div>
   )
 }
