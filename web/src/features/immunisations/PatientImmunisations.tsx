@@ -43,6 +43,8 @@ function ForecastTable({ rows, catalogue, titleId, onGive }: { rows: Recommendat
   const schedule = new Map((catalogue?.schedules ?? []).map((s) => [s.key, s.name]))
   const several = new Set(rows.map((r) => r.schedule)).size > 1
   const open = (r: Recommendation) => ['due', 'overdue', 'upcoming'].includes(r.status)
+  const stocked = new Set(catalogue?.clinic.stocked ?? [])
+  const doseOf = (r: Recommendation) => (open(r) && r.dose_number ? t('immunisations.doseOf', { n: r.dose_number, total: r.doses }) : '—')
   const columns: Column<Recommendation>[] = [
     {
       key: 'antigen',
@@ -51,26 +53,50 @@ function ForecastTable({ rows, catalogue, titleId, onGive }: { rows: Recommendat
         <>
           <strong>{antigen.get(r.antigen) ?? r.antigen}</strong>
           {several && <div className={styles.muted}>{schedule.get(r.schedule) ?? r.schedule}</div>}
+          {/* On a phone the dose is said under the antigen (its column is not shown). */}
+          {open(r) && r.dose_number > 0 && <div className={`${styles.phoneOnly} ${styles.small}`}>{t('immunisations.phoneDose', { dose: doseOf(r) })}</div>}
         </>
       ),
     },
-    { key: 'dose', header: t('immunisations.dose'), nowrap: true, cell: (r) => (open(r) && r.dose_number ? t('immunisations.doseOf', { n: r.dose_number, total: r.doses }) : '—') },
+    { key: 'dose', header: t('immunisations.dose'), nowrap: true, from: 'sm', cell: doseOf },
     {
       key: 'status',
       header: t('immunisations.statusLabel'),
       cell: (r) => (
-        <Tag color={STATUS_COLOUR[r.status]} data-testid="forecast-status">
-          {t(`immunisations.status.${r.status}`, { defaultValue: r.status })}
-        </Tag>
+        <>
+          <Tag color={STATUS_COLOUR[r.status]} data-testid="forecast-status">
+            {t(`immunisations.status.${r.status}`, { defaultValue: r.status })}
+          </Tag>
+          {/* On a phone the due day is said under the status (its column is not shown). */}
+          {open(r) && r.due_on && <div className={`${styles.phoneOnly} ${styles.small}`}>{t('immunisations.dueOn', { date: formatDay(r.due_on) })}</div>}
+        </>
       ),
     },
-    { key: 'earliest', header: t('immunisations.earliest'), nowrap: true, from: 'sm', cell: (r) => (open(r) ? day(r.earliest_on) : '—') },
-    { key: 'due', header: t('immunisations.due'), nowrap: true, cell: (r) => (open(r) ? day(r.due_on) : '—') },
-    { key: 'overdue', header: t('immunisations.overdueFrom'), nowrap: true, from: 'sm', cell: (r) => (open(r) ? day(r.overdue_on) : '—') },
-    { key: 'vaccines', header: t('immunisations.products'), from: 'md', cell: (r) => (open(r) ? r.vaccines.map((v) => vaccine.get(v) ?? v).join(', ') || '—' : '—') },
+    { key: 'earliest', header: t('immunisations.earliest'), nowrap: true, from: 'md', cell: (r) => (open(r) ? day(r.earliest_on) : '—') },
+    { key: 'due', header: t('immunisations.due'), nowrap: true, from: 'sm', cell: (r) => (open(r) ? day(r.due_on) : '—') },
+    { key: 'overdue', header: t('immunisations.overdueFrom'), nowrap: true, from: 'md', cell: (r) => (open(r) ? day(r.overdue_on) : '—') },
+    {
+      key: 'vaccines',
+      header: t('immunisations.products'),
+      from: 'lg',
+      cell: (r) => {
+        if (!open(r) || !r.vaccines.length) return '—'
+        // The clinic's stocked products first; past two, the rest behind a disclosure.
+        const names = [...r.vaccines.filter((v) => stocked.has(v)), ...r.vaccines.filter((v) => !stocked.has(v))].map((v) => vaccine.get(v) ?? v)
+        if (names.length <= 3) return names.join(', ')
+        return (
+          <>
+            {names.slice(0, 2).join(', ')}
+            <details className={styles.more}>
+              <summary>{t('immunisations.more', { n: names.length - 2 })}</summary>
+              {names.slice(2).join(', ')}
+            </details>
+          </>
+        )
+      },
+    },
   ]
   // The nurse gives a dose that is due from its row: the dialog opens on a product that gives it, one the clinic stocks if any.
-  const stocked = new Set(catalogue?.clinic.stocked ?? [])
   const product = (r: Recommendation) => r.vaccines.find((v) => stocked.has(v)) ?? r.vaccines[0]
   if (onGive)
     columns.push({
@@ -103,10 +129,11 @@ const REASONS = ['too_early', 'too_close', 'not_needed', 'expired']
 /** The marks of a dose the forecast does not count: for which antigen (of a combination) and why. */
 function InvalidMarks({ evaluations, catalogue }: { evaluations: Evaluation[]; catalogue: Catalogue | undefined }) {
   const { t } = useTranslation()
-  // One mark per antigen and reason (a clinic on two schedules reads a dose twice).
-  const invalid = [...new Map(evaluations.filter((e) => !e.valid).map((e) => [`${e.antigen}|${e.reason ?? ''}`, e])).values()]
+  const invalid = evaluations.filter((e) => !e.valid)
   if (!invalid.length) return null
-  const whole = evaluations.every((e) => !e.valid) && new Set(invalid.map((e) => e.reason)).size === 1
+  // One line per reason, naming the antigens of a combination it holds for (a clinic on two schedules reads a dose twice: once each).
+  const reasons = [...new Set(invalid.map((e) => e.reason ?? ''))]
+  const whole = evaluations.every((e) => !e.valid) && reasons.length === 1
   const why = (reason?: string) => t(`immunisations.invalidReason.${reason && REASONS.includes(reason) ? reason : 'other'}`)
   return (
     <div className={styles.invalid} data-testid="invalid-dose">
@@ -115,11 +142,11 @@ function InvalidMarks({ evaluations, catalogue }: { evaluations: Evaluation[]; c
       </span>
       <div>
         {whole ? (
-          <strong>{t('immunisations.invalid', { reason: why(invalid[0]?.reason) })}</strong>
+          <strong>{t('immunisations.invalid', { reason: why(reasons[0]) })}</strong>
         ) : (
-          invalid.map((e) => (
-            <strong key={`${e.antigen}-${e.reason ?? ''}`} className={styles.invalidLine}>
-              {t('immunisations.invalidFor', { antigen: antigenNames(catalogue, [e.antigen]), reason: why(e.reason) })}
+          reasons.map((reason) => (
+            <strong key={reason} className={styles.invalidLine}>
+              {t('immunisations.invalidFor', { antigen: antigenNames(catalogue, [...new Set(invalid.filter((e) => (e.reason ?? '') === reason).map((e) => e.antigen))]), reason: why(reason) })}
             </strong>
           ))
         )}
