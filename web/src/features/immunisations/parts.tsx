@@ -88,13 +88,13 @@ export function FindingNotes({ findings, field }: { findings: Finding[]; field: 
   )
 }
 
-/** A name as it is searched: small letters and digits only, so that "mmr" finds M-M-R II. */
+/** A name as it is searched: small letters and digits only, so that "mmr" finds M-M-R II (and, by its key, the MMR vaccine under its Russian name). */
 const plain = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')
 
 /**
  * The vaccine field: a select with search over the catalogue's products, those the clinic stocks
  * first (under their own heading), then every other; what is typed finds a product by its name,
- * its CVX code or an antigen's name.
+ * its catalogue key (mmr, bcg: the abbreviations a nurse types in any language), its CVX code or an antigen's name.
  */
 export function VaccinePicker({ catalogue, value, onChange, stockedFirst, label, control }: { catalogue: Catalogue | undefined; value: string; onChange: (key: string) => void; stockedFirst: boolean; label: string; control: ControlProps }) {
   const { t } = useTranslation()
@@ -103,7 +103,7 @@ export function VaccinePicker({ catalogue, value, onChange, stockedFirst, label,
   const shown = query ?? chosen?.name ?? ''
   const antigenName = new Map((catalogue?.antigens ?? []).map((a) => [a.key, a.name]))
   const q = plain(query ?? '')
-  const matches = (catalogue?.vaccines ?? []).filter((v) => !q || plain(v.name).includes(q) || v.cvx === q || v.antigens.some((a) => plain(antigenName.get(a) ?? a).includes(q)))
+  const matches = (catalogue?.vaccines ?? []).filter((v) => !q || plain(v.name).includes(q) || plain(v.key).includes(q) || v.cvx === q || v.antigens.some((a) => plain(antigenName.get(a) ?? a).includes(q)))
   const stocked = new Set(catalogue?.clinic.stocked ?? [])
   const options = stockedFirst
     ? [
