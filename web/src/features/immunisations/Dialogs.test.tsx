@@ -88,7 +88,7 @@ describe('ReactionDialog', () => {
     expect(await within(dialog).findByText('Choose the reaction.')).toBeTruthy()
     await waitFor(() => expect(within(dialog).getByRole('option', { name: 'Hypotonic-hyporesponsive episode' })).toBeTruthy())
     fireEvent.change(within(dialog).getByLabelText('Reaction'), { target: { value: 'hhe' } })
-    fireEvent.click(within(dialog).getByRole('radio', { name: 'severe' }))
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Severe' }))
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /Serious/ }))
     fireEvent.input(within(dialog).getByLabelText('Reported to'), { target: { value: 'Provincial CDC' } })
     expect(await axeViolations(dialog)).toEqual([])

@@ -186,7 +186,7 @@ export function ReactionDialog({ patientId, r, onClose }: { patientId: number; r
           {(c) => <DateInput {...c} className={styles.fullWidth} min={r.occurred_on} max={today()} value={v.onset_on} onChange={(d) => form.set('onset_on', d)} />}
         </Field>
       </div>
-      <RadioGroup<Severity> legend={t('immunisations.severityLabel')} look="button" value={v.severity} onChange={(s) => form.set('severity', s)} options={(['mild', 'moderate', 'severe'] as const).map((s) => ({ value: s, label: t(`immunisations.severity.${s}`) }))} />
+      <RadioGroup<Severity> legend={t('immunisations.severityLabel')} look="button" value={v.severity} onChange={(s) => form.set('severity', s)} options={(['mild', 'moderate', 'severe'] as const).map((s) => ({ value: s, label: t(`immunisations.severityOption.${s}`) }))} />
       <div className={styles.checkbox}>
         <Checkbox checked={v.serious} onChange={(x) => form.set('serious', x)}>
           {t('immunisations.seriousLabel')}
