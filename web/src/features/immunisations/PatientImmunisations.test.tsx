@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, within } from '@testing-library/react'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { axeViolations } from '../../test/axe'
 import { renderScreen, user } from '../../test/render'
@@ -69,6 +69,28 @@ describe('PatientImmunisations', () => {
     // A reader without the permission to record sees no actions.
     expect(screen.queryByRole('button', { name: 'Give a dose' })).toBeNull()
     expect(screen.queryByRole('button', { name: /entered in error/ })).toBeNull()
+  })
+
+  it('names the antigens of a combination one line per reason, and folds away products past two', async () => {
+    const evaluations = [
+      ...['diphtheria', 'tetanus', 'pertussis'].map((antigen) => ({ record_id: 2, antigen, schedule: 'who', dose_number: 0, valid: false, reason: 'too_early' })),
+      { record_id: 2, antigen: 'hepb', schedule: 'who', dose_number: 0, valid: false, reason: 'not_needed' },
+      ...['polio', 'hib'].map((antigen) => ({ record_id: 2, antigen, schedule: 'who', dose_number: 1, valid: true })),
+    ]
+    const recommendations = [{ antigen: 'measles', schedule: 'who', dose_number: 1, doses: 2, due_on: '2026-10-01', status: 'due' as const, vaccines: ['hexa', 'bcg', 'hepb', 'mmr'], source: 'test' }]
+    await renderScreen(<PatientImmunisations patientId={9} />, {
+      me: user(['record vitals']),
+      api: { ...api, 'GET /patients/9/immunisations': { ...child, forecast: { ...child.forecast, evaluations, recommendations } } },
+    })
+    const marks = await screen.findByTestId('invalid-dose')
+    expect([...marks.querySelectorAll('strong')].map((s) => s.textContent)).toEqual([
+      'Invalid for Diphtheria, Tetanus, Pertussis, not counted: given before the minimum age',
+      'Invalid for Hepatitis B, not counted: the series was already complete',
+    ])
+    const row = within(screen.getByTestId('forecast')).getAllByRole('row')[1]
+    // The stocked ones first, two shown; the rest behind "2 more".
+    await waitFor(() => expect(row.textContent).toContain('Engerix-B (paediatric), M-M-R II2 more'))
+    expect(within(row).getByText('2 more').tagName).toBe('SUMMARY')
   })
 
   it('opens the give dialog from the card, and the in-error dialog named for its dose', async () => {
