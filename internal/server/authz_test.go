@@ -156,6 +156,7 @@ var requiredAccess = map[string]string{
 	"GET /api/appointments/{id}/orders":             "record results or review results or write diagnosis",
 	"GET /api/patients/{id}/orders":                 "record results or review results or write diagnosis",
 	"GET /api/patients/{id}/vitals":                 "record vitals or write diagnosis",
+	"GET /api/patients/{id}/growth":                 "record vitals or write diagnosis",
 	"GET /api/patients/{id}/trend":                  "record results or review results or write diagnosis",
 	"GET /api/lab-orders/overdue":                   "record results or review results or write diagnosis",
 	"GET /api/results/misfiled":                     "record results or review results or write diagnosis",
@@ -211,6 +212,16 @@ var requiredAccess = map[string]string{
 	"POST /api/patients/{id}/current-medicines/kept-pairs/review-again": "write prescription",
 	"POST /api/prescriptions/{id}/lines/{line}/stop":                    "write prescription or record vitals",
 	"POST /api/patients/{id}/current-medicines/none":                    "write prescription or record vitals",
+
+	// Issue 59: the immunisation record (a patient's routes need view patient too, asked inside).
+	"GET /api/immunisation/catalogue":               "record immunisations or write diagnosis or record vitals",
+	"GET /api/patients/{id}/immunisations":          "record immunisations or write diagnosis or record vitals",
+	"POST /api/patients/{id}/immunisations":         "record immunisations",
+	"POST /api/patients/{id}/immunisations/check":   "record immunisations",
+	"POST /api/immunisations/{id}/entered-in-error": "record immunisations",
+	"POST /api/immunisations/{id}/reactions":        "record immunisations",
+	"GET /api/immunisation/settings":                "manage settings",
+	"PUT /api/immunisation/settings":                "manage settings",
 
 	"GET /api/get-profile":                 "logged-in",
 	"PATCH /api/update-profile":            "logged-in",
@@ -451,8 +462,8 @@ var ownerOnly = map[string]bool{
 
 // rolePermissions are the permissions each seeded role holds (admin holds all).
 var rolePermissions = map[string][]string{
-	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record results", "review results", "acknowledge critical results", "record charges", "issue documents", "manage templates"},
-	"nurse":        {"view patient", "view appointment", "record vitals", "record results", "acknowledge critical results"},
+	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record results", "review results", "acknowledge critical results", "record charges", "issue documents", "manage templates", "record immunisations"},
+	"nurse":        {"view patient", "view appointment", "record vitals", "record results", "acknowledge critical results", "record immunisations"},
 	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment", "record charges", "record payment", "cash up own drawer", "send messages", "manage portal"},
 }
 

@@ -16,6 +16,7 @@ import (
 	"emr/internal/database"
 	"emr/internal/document"
 	"emr/internal/feereport"
+	"emr/internal/immunisation"
 	"emr/internal/mail"
 	"emr/internal/patient"
 	"emr/internal/portal"
@@ -67,6 +68,7 @@ type Set struct {
 	Booking       *booking.Store
 	Portal        *portal.Store
 	Dashboard     *dashboard.Store
+	Immunisations *immunisation.Store
 }
 
 // New builds every store on db for clinic c, each handed the others it reads and the hooks
@@ -103,12 +105,25 @@ func New(db *database.DB, c Clinic) *Set {
 		Release: s.Releases}
 	s.Documents.PortalCode = s.Portal.PrintedCode // a printed visit summary may carry a portal code
 	s.Dashboard = &dashboard.Store{DB: db, Codes: s.Codes, Loc: loc}
+	// The immunisation check reads the medicines taken now (immunisation does not import
+	// prescription: prescribing reads immunisation's settings).
+	s.Immunisations = &immunisation.Store{DB: db, Loc: loc, Medicines: currentMedicines}
 	if c.Tell {
 		s.Appointments.Changed = s.Messages.Changed
 		s.Patients.ReachChanged = s.Messages.PatientChanged
 		s.Patients.SignInChanged = s.Portal.SignInChanged
 	}
 	return s
+}
+
+// currentMedicines are a patient's current medicines with their codes, for the immunisation check.
+func currentMedicines(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]immunisation.CurrentMedicine, error) {
+	list, err := prescription.CurrentCodes(ctx, q, patientID, now)
+	out := make([]immunisation.CurrentMedicine, len(list))
+	for i, m := range list {
+		out[i] = immunisation.CurrentMedicine{Medicine: m.Medicine, ATC: m.ATC}
+	}
+	return out, err
 }
 
 // visitOrders reads a visit's lab orders for the desk's bill (billing knows no results table).

@@ -7,6 +7,7 @@ import { Spin } from '../light/Spin'
 import * as charting from '../features/charting'
 import * as documents from '../features/documents'
 import * as fees from '../features/fees'
+import * as growth from '../features/growth'
 import * as immunisations from '../features/immunisations'
 import * as prescriptions from '../features/prescriptions'
 import * as release from '../features/release'
@@ -25,6 +26,7 @@ const VisitOrderSet = lazy(charting.VisitOrderSet)
 const VisitBill = lazy(fees.VisitBill)
 const PatientBills = lazy(fees.PatientBills)
 const PatientRelease = lazy(release.PatientRelease)
+const PatientGrowth = lazy(growth.PatientGrowth)
 const PatientImmunisations = lazy(immunisations.PatientImmunisations)
 
 /**
@@ -32,7 +34,7 @@ const PatientImmunisations = lazy(immunisations.PatientImmunisations)
  * (app/routing/table.tsx) rather than after it has drawn: a navigation then waits for the
  * parts' data, not for their code and then their data in turn.
  */
-export const chartParts = [prescriptions.PatientMedicines, prescriptions.PatientPrescriptions, results.PatientResults, documents.DocumentsCard, release.PatientRelease, fees.PatientBills, immunisations.PatientImmunisations]
+export const chartParts = [prescriptions.PatientMedicines, prescriptions.PatientPrescriptions, growth.PatientGrowth, immunisations.PatientImmunisations, results.PatientResults, documents.DocumentsCard, release.PatientRelease, fees.PatientBills]
 export const visitParts = [prescriptions.VisitPrescriptions, prescriptions.VisitMedicines, results.VisitResults, documents.DocumentsCard, fees.VisitBill]
 
 export const slots: Slots = {
@@ -79,6 +81,11 @@ export const slots: Slots = {
   visitResults: (props) => (
     <Suspense fallback={<Spin />}>
       <VisitResults {...props} />
+    </Suspense>
+  ),
+  patientGrowth: (props) => (
+    <Suspense fallback={<Spin />}>
+      <PatientGrowth {...props} />
     </Suspense>
   ),
   patientImmunisations: (props) => (
