@@ -36,6 +36,9 @@ export function sortForecast(rows: Recommendation[]) {
 
 const day = (d?: string) => (d ? formatDay(d) : '—')
 
+/** A day written with hyphens (2026-06-26) kept on one line in a narrow cell: non-breaking hyphens. */
+const unbroken = (text: string) => text.replace(/-/g, '\u2011')
+
 function ForecastTable({ rows, catalogue, titleId, onGive }: { rows: Recommendation[]; catalogue: Catalogue | undefined; titleId: string; onGive?: (vaccine: string) => void }) {
   const { t } = useTranslation()
   const antigen = new Map((catalogue?.antigens ?? []).map((a) => [a.key, a.name]))
@@ -68,7 +71,7 @@ function ForecastTable({ rows, catalogue, titleId, onGive }: { rows: Recommendat
             {t(`immunisations.status.${r.status}`, { defaultValue: r.status })}
           </Tag>
           {/* On a phone the due day is said under the status (its column is not shown). */}
-          {open(r) && r.due_on && <div className={`${styles.phoneOnly} ${styles.small}`}>{t('immunisations.dueOn', { date: formatDay(r.due_on) })}</div>}
+          {open(r) && r.due_on && <div className={`${styles.phoneOnly} ${styles.small}`}>{t('immunisations.dueOn', { date: unbroken(formatDay(r.due_on)) })}</div>}
         </>
       ),
     },
