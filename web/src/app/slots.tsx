@@ -8,6 +8,7 @@ import * as charting from '../features/charting'
 import * as documents from '../features/documents'
 import * as fees from '../features/fees'
 import * as growth from '../features/growth'
+import * as immunisations from '../features/immunisations'
 import * as prescriptions from '../features/prescriptions'
 import * as release from '../features/release'
 import * as results from '../features/results'
@@ -26,13 +27,14 @@ const VisitBill = lazy(fees.VisitBill)
 const PatientBills = lazy(fees.PatientBills)
 const PatientRelease = lazy(release.PatientRelease)
 const PatientGrowth = lazy(growth.PatientGrowth)
+const PatientImmunisations = lazy(immunisations.PatientImmunisations)
 
 /**
  * The parts the chart and the visit show through slots, fetched with their screen's own code
  * (app/routing/table.tsx) rather than after it has drawn: a navigation then waits for the
  * parts' data, not for their code and then their data in turn.
  */
-export const chartParts = [prescriptions.PatientMedicines, prescriptions.PatientPrescriptions, growth.PatientGrowth, results.PatientResults, documents.DocumentsCard, release.PatientRelease, fees.PatientBills]
+export const chartParts = [prescriptions.PatientMedicines, prescriptions.PatientPrescriptions, growth.PatientGrowth, immunisations.PatientImmunisations, results.PatientResults, documents.DocumentsCard, release.PatientRelease, fees.PatientBills]
 export const visitParts = [prescriptions.VisitPrescriptions, prescriptions.VisitMedicines, results.VisitResults, documents.DocumentsCard, fees.VisitBill]
 
 export const slots: Slots = {
@@ -84,6 +86,11 @@ export const slots: Slots = {
   patientGrowth: (props) => (
     <Suspense fallback={<Spin />}>
       <PatientGrowth {...props} />
+    </Suspense>
+  ),
+  patientImmunisations: (props) => (
+    <Suspense fallback={<Spin />}>
+      <PatientImmunisations {...props} />
     </Suspense>
   ),
   patientResults: (props) => (

@@ -25,6 +25,8 @@ export interface Slots {
   patientBills: ComponentType<{ patientId: number }>
   /** A visit's lab and imaging orders with their states and flags (revision: the form's last save). */
   visitResults: ComponentType<{ appointmentId: number; revision?: string | null }>
+  /** A patient's immunisations on the chart: the forecast, the record, and giving a dose. */
+  patientImmunisations: ComponentType<{ patientId: number }>
   /** A patient's orders and results, and trends of vitals and tests, on the chart. */
   patientResults: ComponentType<{ patientId: number }>
   /** A child's growth on the WHO standards (under 19 years): chart with SD curves, z-scores, flags, print. */

@@ -54,6 +54,8 @@ export default function PatientChartPage() {
   const canDiagnose = useCan('write diagnosis')
   const canVitals = useCan('record vitals')
   const canReadRx = canPrescribe || canDiagnose || canVitals
+  // Immunisations: who records them, and the doctor and the nurse (the server's word).
+  const canReadVaccines = useCan('record immunisations') || canDiagnose || canVitals
   const canReadBills = [canCharge, useCan('record payment'), useCan('view financial reports')].some(Boolean)
   const canManagePortal = useCan('manage portal')
   const photo = useUploadPatientFile(Number(id), 'photo')
@@ -208,6 +210,7 @@ export default function PatientChartPage() {
         </Card>
       )}
       {(canVitals || canDiagnose) && ageInYears(p.birth_date) < 19 && <Slot name="patientGrowth" patientId={p.id} patientName={fullName(p)} birthDate={p.birth_date} sex={p.sex} />}
+      {canReadVaccines && <Slot name="patientImmunisations" patientId={p.id} />}
       <Slot name="patientResults" patientId={p.id} />
       <Slot name="patientDocuments" patientId={p.id} />
       <Slot name="patientRelease" patientId={p.id} />

@@ -1,0 +1,58 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { activeView, api, authenticate, day, unique } from './helpers'
+
+/** Serious and critical axe findings within what selector picks. */
+async function findings(page: Page, selector: string) {
+  const results = await new AxeBuilder({ page }).include(selector).analyze()
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+interface Recommendation {
+  antigen: string
+  dose_number: number
+  doses: number
+  status: string
+  vaccines: string[]
+}
+
+// Issue 59: a nurse opens a baby's chart, gives the dose the forecast says is due, and sees it
+// on the record and the forecast move on to the next dose.
+test('a nurse gives the due dose on a child’s chart; it is on the record and the forecast moves on', async ({ page }) => {
+  // The desk registers the baby (a nurse may not); the nurse gives the dose.
+  await authenticate(page, 'receptionist')
+  const made = await api(page, 'post', '/api/patients', { first_name: 'An', last_name: `Baby-${unique()}`, birth_date: day(-75), sex: 'female', history: { allergy_status: 'none' } })
+  expect(made.status()).toBe(201)
+  const child = (await made.json()) as { id: number; mrn: string }
+  await authenticate(page, 'nurse')
+  // The dose to give: the first the forecast says is due or overdue, by one of its products.
+  const read = (await (await api(page, 'get', `/api/patients/${child.id}/immunisations`)).json()) as { forecast: { recommendations: Recommendation[] } }
+  const next = read.forecast.recommendations.find((r) => ['due', 'overdue'].includes(r.status) && r.vaccines.length > 0)
+  expect(next, 'a 75-day-old child has a dose due').toBeTruthy()
+  const catalogue = (await (await api(page, 'get', '/api/immunisation/catalogue')).json()) as { vaccines: { key: string; name: string }[]; antigens: { key: string; name: string }[] }
+  const vaccine = catalogue.vaccines.find((v) => v.key === next!.vaccines[0])!
+  const antigen = catalogue.antigens.find((a) => a.key === next!.antigen)!
+
+  await page.goto(`/masterfile/profile/${child.id}/${child.mrn}`)
+  const card = activeView(page).getByTestId('immunisations')
+  const row = card.getByTestId('forecast').getByRole('row').filter({ hasText: antigen.name }).first()
+  await expect(row).toContainText(`${next!.dose_number} of ${next!.doses}`)
+
+  await card.getByRole('button', { name: 'Give a dose' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Give a dose' })
+  await dialog.getByRole('combobox', { name: 'Vaccine' }).fill(vaccine.name)
+  await dialog.getByRole('option', { name: vaccine.name, exact: true }).click()
+  await dialog.getByLabel('Lot number').fill('E2E-LOT-1')
+  await dialog.getByRole('group', { name: 'Pregnant?' }).getByText('No', { exact: true }).click()
+  await dialog.getByRole('group', { name: 'Immunosuppressed or on immunosuppressive treatment?' }).getByText('No', { exact: true }).click()
+  expect(await findings(page, '[role="dialog"]')).toEqual([])
+  await dialog.getByRole('button', { name: 'Save' }).click()
+  await expect(dialog).toBeHidden()
+
+  // On the record, given by the nurse with its lot; the forecast is at the antigen's next dose.
+  const dose = card.getByTestId('record').getByTestId('dose').filter({ hasText: vaccine.name })
+  await expect(dose).toContainText('Lot E2E-LOT-1')
+  await expect(dose).toContainText('Given by E2E nurse')
+  await expect(row).not.toContainText(`${next!.dose_number} of ${next!.doses}`)
+  expect(await findings(page, '[data-testid="immunisations"]')).toEqual([])
+})
