@@ -46,6 +46,9 @@ const (
 	// ManagePortal turns a patient's portal access on and off, makes access codes and links
 	// guardians to a child's record (ADR 44).
 	ManagePortal Permission = "manage portal"
+	// RecordImmunisations records doses, refusals and contraindications, and works the
+	// clinic's immunisation due list (issue 59).
+	RecordImmunisations Permission = "record immunisations"
 )
 
 // Catalogue lists every permission, in the order screens show them.
@@ -55,7 +58,7 @@ var Catalogue = []Permission{
 	RecordVitals, WriteDiagnosis, WritePrescription, RecordResults, ReviewResults, AcknowledgeCritical,
 	ManageCatalogue, ViewAuditLog, ManageSettings,
 	ManageFees, RecordCharges, RecordPayment, OverridePrice, VoidBill, ViewFinancial, CashUpOwn,
-	IssueDocuments, ManageTemplates, ManageClinicSets, ExportRecords, SendMessages, ManagePortal,
+	IssueDocuments, ManageTemplates, ManageClinicSets, ExportRecords, SendMessages, ManagePortal, RecordImmunisations,
 }
 
 // AdminRole is the role that holds every permission, including ones added later.

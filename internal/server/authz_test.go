@@ -56,6 +56,12 @@ var requiredAccess = map[string]string{
 	"GET /api/patients/{id}/files/{file}":    "view patient",
 	"DELETE /api/patients/{id}/files/{file}": "manage patient",
 
+	// The immunisation due list also needs view patient, checked inside (every role holding
+	// either has it).
+	"GET /api/immunisation/due":                 "record immunisations or manage appointment",
+	"POST /api/immunisation/due/remind":         "send messages",
+	"POST /api/patients/{id}/immunisation-card": "record immunisations or issue documents",
+
 	"GET /api/services":                        "record charges or manage fees",
 	"POST /api/services":                       "manage fees",
 	"PUT /api/services/{id}":                   "manage fees",
@@ -451,8 +457,8 @@ var ownerOnly = map[string]bool{
 
 // rolePermissions are the permissions each seeded role holds (admin holds all).
 var rolePermissions = map[string][]string{
-	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record results", "review results", "acknowledge critical results", "record charges", "issue documents", "manage templates"},
-	"nurse":        {"view patient", "view appointment", "record vitals", "record results", "acknowledge critical results"},
+	"doctor":       {"view patient", "manage patient", "view appointment", "manage appointment", "record vitals", "write diagnosis", "write prescription", "record results", "review results", "acknowledge critical results", "record charges", "issue documents", "manage templates", "record immunisations"},
+	"nurse":        {"view patient", "view appointment", "record vitals", "record results", "acknowledge critical results", "record immunisations"},
 	"receptionist": {"view patient", "manage patient", "view appointment", "manage appointment", "record charges", "record payment", "cash up own drawer", "send messages", "manage portal"},
 }
 

@@ -16,6 +16,7 @@ import (
 	"emr/internal/database"
 	"emr/internal/document"
 	"emr/internal/feereport"
+	"emr/internal/immunisation"
 	"emr/internal/mail"
 	"emr/internal/patient"
 	"emr/internal/portal"
@@ -67,6 +68,8 @@ type Set struct {
 	Booking       *booking.Store
 	Portal        *portal.Store
 	Dashboard     *dashboard.Store
+	// DueReminders write the reminders of the immunisation due list (issue 59).
+	DueReminders *immunisation.Reminders
 }
 
 // New builds every store on db for clinic c, each handed the others it reads and the hooks
@@ -103,6 +106,11 @@ func New(db *database.DB, c Clinic) *Set {
 		Release: s.Releases}
 	s.Documents.PortalCode = s.Portal.PrintedCode // a printed visit summary may carry a portal code
 	s.Dashboard = &dashboard.Store{DB: db, Codes: s.Codes, Loc: loc}
+	// A child's due vaccines hang on the birth date: its rows are rebuilt on registration and
+	// on a new birth date, by every writer (the commands' too).
+	immunisation.DueLoc = loc
+	s.Patients.BirthDateChanged = immunisation.RefreshDue
+	s.DueReminders = &immunisation.Reminders{DB: db, Loc: loc, BaseURL: c.BaseURL, CanSend: s.Messages.CanSend}
 	if c.Tell {
 		s.Appointments.Changed = s.Messages.Changed
 		s.Patients.ReachChanged = s.Messages.PatientChanged
