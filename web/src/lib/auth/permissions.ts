@@ -29,4 +29,5 @@ export const PERMISSIONS = [
   'export records',
   'send messages',
   'manage portal',
+  'record immunisations',
 ] as const
