@@ -23,7 +23,7 @@ import (
 
 // TopicDue is the outbox topic of a reminder to a child's family that doses are due
 // (topic_id: the child's patient id).
-const TopicDue = "immunisation.due"
+const TopicDue = reminder.TopicImmunisationDue
 
 // Reasons a child is skipped by a reminder, as codes the screen words.
 const (
