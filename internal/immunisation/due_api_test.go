@@ -42,7 +42,7 @@ type dueItem struct {
 type duePage struct {
 	Items  []dueItem `json:"items"`
 	Next   *string   `json:"next"`
-	Counts struct {
+	Counts *struct {
 		Due     int `json:"due"`
 		Overdue int `json:"overdue"`
 	} `json:"counts"`
@@ -199,7 +199,7 @@ func TestDueList(t *testing.T) {
 			t.Fatalf("first page: %+v", first)
 		}
 		second := f.list(t, f.nurse, "limit=2&after_id="+url.QueryEscape(*first.Next))
-		if len(second.Items) != 2 || second.Next != nil || second.Items[0].Antigen != "measles" || second.Items[1].Name != "Toddler Child" {
+		if len(second.Items) != 2 || second.Next != nil || second.Counts != nil || second.Items[0].Antigen != "measles" || second.Items[1].Name != "Toddler Child" {
 			t.Fatalf("second page: %+v", second)
 		}
 

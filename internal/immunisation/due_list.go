@@ -68,10 +68,12 @@ type DueCounts struct {
 
 // DuePage is one page of the list.
 type DuePage struct {
-	Items  []DueItem `json:"items"`
-	Next   *string   `json:"next"`
-	Counts DueCounts `json:"counts"`
-	AsOf   string    `json:"as_of"`
+	Items []DueItem `json:"items"`
+	Next  *string   `json:"next"`
+	// Counts are given with the first page only (null on the next ones): counting is a walk
+	// of every row due, a page by key is not.
+	Counts *DueCounts `json:"counts"`
+	AsOf   string     `json:"as_of"`
 }
 
 // MaxDueLimit is the most rows one page holds.
@@ -199,14 +201,18 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 		horizon = q.Before
 	}
 	page := DuePage{Items: []DueItem{}, AsOf: today}
-	// The counts: as of today, under the antigen and band only.
-	countArgs := append(append([]any{}, args...), today)
-	n := len(countArgs)
-	if err := db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN d.overdue_on > $`+strconv.Itoa(n)+` THEN 1 ELSE 0 END), 0),
-		COALESCE(SUM(CASE WHEN d.overdue_on <= $`+strconv.Itoa(n)+` THEN 1 ELSE 0 END), 0)
-		FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
-		WHERE `+where+` AND d.due_on <= $`+strconv.Itoa(n), countArgs...).Scan(&page.Counts.Due, &page.Counts.Overdue); err != nil {
-		return DuePage{}, fmt.Errorf("count the due list: %w", err)
+	// The counts: as of today, under the antigen and band only; on the first page.
+	if q.After == "" {
+		var c DueCounts
+		countArgs := append(append([]any{}, args...), today)
+		n := strconv.Itoa(len(countArgs))
+		if err := db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN d.overdue_on > $`+n+` THEN 1 ELSE 0 END), 0),
+			COALESCE(SUM(CASE WHEN d.overdue_on <= $`+n+` THEN 1 ELSE 0 END), 0)
+			FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
+			WHERE `+where+` AND d.due_on <= $`+n, countArgs...).Scan(&c.Due, &c.Overdue); err != nil {
+			return DuePage{}, fmt.Errorf("count the due list: %w", err)
+		}
+		page.Counts = &c
 	}
 	args = append(args, horizon)
 	where += ` AND d.due_on <= $` + strconv.Itoa(len(args))
