@@ -7554,10 +7554,11 @@ export type operations = {
           "application/json": {
             /** Format: date */
             as_of: string;
+            /** @description With the first page only (null on the next ones). */
             counts: {
               due: number;
               overdue: number;
-            };
+            } | null;
             items: ({
                 age_band: string;
                 antigen: string;

@@ -14,7 +14,7 @@ import { Select } from '../../../light/Input'
 import { Segmented } from '../../../light/Segmented'
 import { Table, type Column } from '../../../light/Table'
 import { Tag } from '../../../light/Tag'
-import { BANDS, STATUSES, dueKey, remind, useAntigens, useDueList, type Band, type DueFilter, type DueItem, type DueStatus, type RemindResult } from './api'
+import { BANDS, STATUSES, dueKey, remind, useAntigens, useDueList, type Band, type DueFilter, type DueItem, type DuePage, type DueStatus, type RemindResult } from './api'
 import styles from './DueListPage.module.css'
 
 /** A child's age on day asOf: months under two years, years from two. */
@@ -164,7 +164,10 @@ export default function DueListPage() {
     },
   ]
 
-  const counts = list.data?.counts
+  // The counts come with the first page; the next pages keep them.
+  const [firstCounts, setFirstCounts] = useState<DuePage['counts']>(null)
+  const counts = list.data?.counts ?? (filter.after ? firstCounts : null)
+  if (list.data?.counts && list.data.counts !== firstCounts) setFirstCounts(list.data.counts)
   return (
     <Card title={t('route.immunisationDue')} titleId={headingId}>
       <div className={styles.filters}>

@@ -27,7 +27,8 @@ export interface DueItem {
 export interface DuePage {
   items: DueItem[]
   next: string | null
-  counts: { due: number; overdue: number }
+  /** With the first page only (null on the next ones). */
+  counts: { due: number; overdue: number } | null
   as_of: string
 }
 
