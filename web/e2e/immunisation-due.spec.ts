@@ -24,9 +24,10 @@ test('the desk reminds a family of an overdue vaccination from the due list', as
 
   await page.goto('/appointments/immunisations-due')
   await expect(page.getByRole('heading', { name: 'Immunisations due', level: 2 })).toBeVisible()
-  await page.getByRole('radio', { name: /^Overdue/ }).check()
-  await page.getByLabel('Vaccine against').selectOption('e2e_measles')
-  await page.getByLabel('Age').selectOption('0-1y')
+  await page.getByRole('radiogroup', { name: 'Status' }).getByText(/^Overdue/).click()
+  await expect(page.getByRole('radio', { name: /^Overdue/ })).toBeChecked()
+  await page.getByLabel('Vaccine against', { exact: true }).selectOption('e2e_measles')
+  await page.getByLabel('Age', { exact: true }).selectOption('0-1y')
   const row = page.getByRole('row').filter({ hasText: last })
   await expect(row).toContainText('Overdue')
   await row.getByRole('checkbox').check()
