@@ -109,10 +109,11 @@ export default function DueListPage() {
     {
       key: 'child',
       header: t('immunisationDue.child'),
+      width: 180,
       cell: (it) => (
-        <span>
+        <span className={styles.dates}>
           <Link to={chartLink(it)}>{it.name}</Link>
-          <span className={styles.muted}> · {it.mrn}</span>
+          <span className={styles.muted}>{it.mrn}</span>
         </span>
       ),
     },
@@ -171,6 +172,7 @@ export default function DueListPage() {
   return (
     <Card title={t('route.immunisationDue')} titleId={headingId}>
       <div className={styles.filters}>
+        <div className={styles.status}>
         <Segmented<DueStatus>
           label={t('immunisationDue.statusLabel')}
           value={filter.status}
@@ -180,6 +182,7 @@ export default function DueListPage() {
           }))}
           onChange={(status) => change({ status })}
         />
+        </div>
         <div className={styles.field}>
           <label htmlFor={antigenId}>{t('immunisationDue.antigen')}</label>
           <Select<string>
