@@ -63,7 +63,7 @@ describe('DueListPage', () => {
     await waitFor(() => expect(rows()).toHaveLength(3))
     const first = rows()[0]!
     expect(within(first).getByRole('link', { name: 'An Child' }).getAttribute('href')).toBe('/masterfile/profile/1/2026-000001')
-    expect(first.textContent).toContain('Measles')
+    expect(first.textContent).toContain('Measlesdose 1')
     expect(first.textContent).toContain('due 2026-11-20')
     expect(first.textContent).toContain('overdue from 2026-12-20')
     expect(first.textContent).toContain('15 months')

@@ -94,7 +94,7 @@ export default function DueListPage() {
           onChange={(e) => setSelected((was) => new Set(e.target.checked ? [...was, ...pageIDs] : [...was].filter((id) => !pageIDs.includes(id))))}
         />
       ),
-      width: 44,
+      width: 36,
       cell: (it) => (
         <input
           type="checkbox"
@@ -128,8 +128,16 @@ export default function DueListPage() {
         return a.months !== undefined ? t('immunisationDue.ageMonths', { count: a.months }) : t('immunisationDue.ageYears', { count: a.years })
       },
     },
-    { key: 'antigen', header: t('immunisationDue.antigen'), cell: (it) => it.antigen_name },
-    { key: 'dose', header: t('immunisationDue.dose'), width: 70, align: 'end', cell: (it) => it.dose_number },
+    {
+      key: 'antigen',
+      header: t('immunisationDue.antigen'),
+      cell: (it) => (
+        <span className={styles.dates}>
+          <span>{it.antigen_name}</span>
+          <span className={styles.muted}>{t('immunisationDue.doseN', { n: it.dose_number })}</span>
+        </span>
+      ),
+    },
     {
       key: 'due',
       header: t('immunisationDue.dueDates'),
