@@ -20,7 +20,7 @@ plans=""
 antigens="WITH a(antigen, dose, days) AS (VALUES ('measles', 2, 540), ('polio', 3, 120), ('diphtheria', 4, 540), ('pertussis', 4, 540),
   ('tetanus', 4, 540), ('hepb', 3, 180), ('hib', 3, 120), ('pneumococcal', 3, 120))"
 
-# The list's queries as the server sends them: the first page of all, the counts, and one
+# The list's queries as the server sends them: the first page of all, the overdue count (capped), and one
 # antigen's overdue children of a band (the arguments written in).
 list_sql() { # today eighteen-years-ago one-year-ago two-years-ago
   cat <<SQL
@@ -28,9 +28,8 @@ SELECT d.patient_id, p.mrn, p.first_name, d.antigen, d.due_on, r.sent_at FROM im
  LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
  WHERE (d.latest_on = '' OR d.latest_on >= '$1') AND p.archived_at IS NULL AND p.birth_date > '$2' AND d.due_on <= '$1'
  ORDER BY d.due_on, d.patient_id, d.antigen LIMIT 51;
-SELECT COALESCE(SUM(CASE WHEN d.overdue_on > '$1' THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN d.overdue_on <= '$1' THEN 1 ELSE 0 END), 0)
- FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
- WHERE (d.latest_on = '' OR d.latest_on >= '$1') AND p.archived_at IS NULL AND p.birth_date > '$2' AND d.due_on <= '$1';
+SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
+ WHERE (d.latest_on = '' OR d.latest_on >= '$1') AND p.archived_at IS NULL AND p.birth_date > '$2' AND d.due_on <= '$1' AND d.overdue_on <= '$1' LIMIT 1001) c;
 SELECT d.patient_id, d.antigen, d.due_on FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
  WHERE (d.latest_on = '' OR d.latest_on >= '$1') AND p.archived_at IS NULL AND p.birth_date > '$2' AND d.antigen = 'measles'
  AND p.birth_date > '$4' AND p.birth_date <= '$3' AND d.due_on <= '$1' AND d.overdue_on <= '$1'

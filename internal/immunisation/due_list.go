@@ -64,7 +64,12 @@ type Contact struct {
 type DueCounts struct {
 	Due     int `json:"due"`
 	Overdue int `json:"overdue"`
+	// Capped says a count stopped at CountCap: there are more.
+	Capped bool `json:"capped"`
 }
+
+// CountCap is the most rows a count of the list walks: a screen says "1000+" past it.
+const CountCap = 1000
 
 // DuePage is one page of the list.
 type DuePage struct {
@@ -201,16 +206,24 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 		horizon = q.Before
 	}
 	page := DuePage{Items: []DueItem{}, AsOf: today}
-	// The counts: as of today, under the antigen and band only; on the first page.
+	// The counts: as of today, under the antigen and band only; on the first page, each up
+	// to CountCap (a walk of at most that many rows, not of every row due).
 	if q.After == "" {
 		var c DueCounts
-		countArgs := append(append([]any{}, args...), today)
-		n := strconv.Itoa(len(countArgs))
-		if err := db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN d.overdue_on > $`+n+` THEN 1 ELSE 0 END), 0),
-			COALESCE(SUM(CASE WHEN d.overdue_on <= $`+n+` THEN 1 ELSE 0 END), 0)
-			FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
-			WHERE `+where+` AND d.due_on <= $`+n, countArgs...).Scan(&c.Due, &c.Overdue); err != nil {
-			return DuePage{}, fmt.Errorf("count the due list: %w", err)
+		for _, part := range []struct {
+			cmp string
+			n   *int
+		}{{">", &c.Due}, {"<=", &c.Overdue}} {
+			countArgs := append(append([]any{}, args...), today, CountCap+1)
+			k := len(countArgs)
+			if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
+				WHERE `+where+` AND d.due_on <= $`+strconv.Itoa(k-1)+` AND d.overdue_on `+part.cmp+` $`+strconv.Itoa(k-1)+` LIMIT $`+strconv.Itoa(k)+`) c`,
+				countArgs...).Scan(part.n); err != nil {
+				return DuePage{}, fmt.Errorf("count the due list: %w", err)
+			}
+			if *part.n > CountCap {
+				*part.n, c.Capped = CountCap, true
+			}
 		}
 		page.Counts = &c
 	}

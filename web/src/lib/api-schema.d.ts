@@ -7554,8 +7554,9 @@ export type operations = {
           "application/json": {
             /** Format: date */
             as_of: string;
-            /** @description With the first page only (null on the next ones). */
+            /** @description With the first page only (null on the next ones); each count stops at 1000 (capped: there are more). */
             counts: {
+              capped: boolean;
               due: number;
               overdue: number;
             } | null;

@@ -14,7 +14,7 @@ import { Select } from '../../../light/Input'
 import { Segmented } from '../../../light/Segmented'
 import { Table, type Column } from '../../../light/Table'
 import { Tag } from '../../../light/Tag'
-import { BANDS, STATUSES, dueKey, remind, useAntigens, useDueList, type Band, type DueFilter, type DueItem, type DuePage, type DueStatus, type RemindResult } from './api'
+import { BANDS, COUNT_CAP, STATUSES, dueKey, remind, useAntigens, useDueList, type Band, type DueFilter, type DueItem, type DuePage, type DueStatus, type RemindResult } from './api'
 import styles from './DueListPage.module.css'
 
 /** A child's age on day asOf: months under two years, years from two. */
@@ -186,7 +186,7 @@ export default function DueListPage() {
           value={filter.status}
           options={STATUSES.map((s) => ({
             value: s,
-            label: counts && s !== 'all' ? `${t(`immunisationDue.statuses.${s}`)} (${counts[s]})` : t(`immunisationDue.statuses.${s}`),
+            label: counts && s !== 'all' ? `${t(`immunisationDue.statuses.${s}`)} (${counts[s]}${counts[s] >= COUNT_CAP ? '+' : ''})` : t(`immunisationDue.statuses.${s}`),
           }))}
           onChange={(status) => change({ status })}
         />

@@ -28,7 +28,7 @@ export interface DuePage {
   items: DueItem[]
   next: string | null
   /** With the first page only (null on the next ones). */
-  counts: { due: number; overdue: number } | null
+  counts: { due: number; overdue: number; capped?: boolean } | null
   as_of: string
 }
 
@@ -51,6 +51,9 @@ export interface RemindResult {
 export const dueKey = ['immunisation', 'due'] as const
 
 export const PAGE_SIZE = 50
+
+/** A count stops here (the server's CountCap): past it the screen says 1000+. */
+export const COUNT_CAP = 1000
 
 export const dueQuery = (f: DueFilter) =>
   queryOptions({
