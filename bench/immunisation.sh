@@ -34,6 +34,9 @@ SELECT d.patient_id, d.antigen, d.due_on FROM immunisation_due d JOIN patients p
  WHERE (d.latest_on = '' OR d.latest_on >= '$1') AND p.archived_at IS NULL AND p.birth_date > '$2' AND d.antigen = 'measles'
  AND p.birth_date > '$4' AND p.birth_date <= '$3' AND d.due_on <= '$1' AND d.overdue_on <= '$1'
  ORDER BY d.due_on, d.patient_id, d.antigen LIMIT 51;
+SELECT d.patient_id, d.antigen, d.overdue_on FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
+ WHERE (d.latest_on = '' OR d.latest_on >= '$1') AND p.archived_at IS NULL AND p.birth_date > '$2' AND d.due_on <= '$1' AND d.overdue_on > '$1'
+ ORDER BY d.overdue_on, d.patient_id, d.antigen LIMIT 51;
 SQL
 }
 

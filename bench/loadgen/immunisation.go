@@ -37,6 +37,7 @@ func immunisationBench(c *http.Client, base, label string, requests, children in
 	}{
 		{"due list, first page (50, all statuses, counts)", func() { get(c, base+"/api/immunisation/due?status=all&limit=50") }},
 		{"overdue, 1–2 years, one antigen", func() { get(c, base+"/api/immunisation/due?status=overdue&band=1-2y&antigen=measles&limit=50") }},
+		{"due, not yet overdue (first page, counts)", func() { get(c, base+"/api/immunisation/due?status=due&limit=50") }},
 		{"a page 20 pages in (keyset)", func() { get(c, base+"/api/immunisation/due?limit=50&after_id="+url.QueryEscape(cursor)) }},
 	}
 	if forecast {

@@ -132,7 +132,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// cursor is the last row of a page: the list's order is due day, patient, antigen.
+// cursor is the last row of a page: the list's order is due day (overdue day for the doses
+// due), patient, antigen.
 type cursor struct {
 	due     string
 	patient int64
@@ -237,18 +238,25 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 		args = append(args, today)
 		where += ` AND d.overdue_on <= $` + strconv.Itoa(len(args))
 	}
+	// The order: by due day; the doses due (not yet overdue) by the day they become overdue,
+	// the soonest first, an index range of its own (immunisation_due_overdue) rather than a
+	// walk past every overdue row.
+	order := "d.due_on"
+	if q.Status == "due" {
+		order = "d.overdue_on"
+	}
 	if q.After != "" {
 		args = append(args, after.due, after.patient, after.antigen)
 		k := len(args)
 		// The first comparison bounds the index range; the row value the rest of the order.
-		where += fmt.Sprintf(` AND d.due_on >= $%d AND (d.due_on, d.patient_id, d.antigen) > ($%d, $%d, $%d)`, k-2, k-2, k-1, k)
+		where += fmt.Sprintf(` AND %[1]s >= $%[2]d AND (%[1]s, d.patient_id, d.antigen) > ($%[2]d, $%[3]d, $%[4]d)`, order, k-2, k-1, k)
 	}
 	args = append(args, q.Limit+1)
 	rows, err := db.QueryContext(ctx, `SELECT d.patient_id, p.mrn, p.first_name, p.middle_name, p.last_name, p.birth_date, d.antigen, d.dose_number,
 		d.due_on, d.overdue_on, r.sent_at, p.phone, p.email
 		FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
 		LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
-		WHERE `+where+` ORDER BY d.due_on, d.patient_id, d.antigen LIMIT $`+strconv.Itoa(len(args)), args...)
+		WHERE `+where+` ORDER BY `+order+`, d.patient_id, d.antigen LIMIT $`+strconv.Itoa(len(args)), args...)
 	if err != nil {
 		return DuePage{}, fmt.Errorf("read the due list: %w", err)
 	}
@@ -283,7 +291,11 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 	if len(page.Items) > q.Limit {
 		page.Items = page.Items[:q.Limit]
 		last := page.Items[q.Limit-1]
-		next := cursor{due: last.DueOn, patient: last.PatientID, antigen: last.Antigen}.String()
+		day := last.DueOn
+		if q.Status == "due" {
+			day = last.OverdueOn
+		}
+		next := cursor{due: day, patient: last.PatientID, antigen: last.Antigen}.String()
 		page.Next = &next
 	}
 	return page, nil

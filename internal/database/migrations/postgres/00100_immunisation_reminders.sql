@@ -5,6 +5,9 @@
 ALTER TABLE immunisation_due ADD COLUMN latest_on TEXT NOT NULL DEFAULT '';
 -- The list of one antigen, in the list's order (due day, child).
 CREATE INDEX immunisation_due_antigen_order ON immunisation_due (antigen, due_on, patient_id);
+-- The doses due and not yet overdue, by the day they become overdue: their list and count walk
+-- these rows, not every overdue one before them.
+CREATE INDEX immunisation_due_overdue ON immunisation_due (overdue_on, patient_id);
 -- Every reminder written to the outbox for a child's dose: one per child, antigen and dose,
 -- never a second (the key refuses it), from the list (manual) or the daily pass (automatic).
 CREATE TABLE immunisation_reminders (
