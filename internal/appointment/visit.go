@@ -22,6 +22,8 @@ type Vitals struct {
 	SpO2        *float64 `json:"spo2"`        // %
 	Weight      *float64 `json:"weight"`      // kg
 	Height      *float64 `json:"height"`      // cm
+	// HeadCirc is the head circumference, cm (children's growth).
+	HeadCirc *float64 `json:"head_circumference"`
 }
 
 // vitalRange is a plausible range of one measurement; outside it the value is refused as
@@ -43,6 +45,7 @@ var VitalRanges = []vitalRange{
 	{"spo2", func(v *Vitals) *float64 { return v.SpO2 }, 50, 100, true},
 	{"weight", func(v *Vitals) *float64 { return v.Weight }, 0.3, 500, false},
 	{"height", func(v *Vitals) *float64 { return v.Height }, 20, 280, false},
+	{"head_circumference", func(v *Vitals) *float64 { return v.HeadCirc }, 15, 70, false},
 }
 
 // BMI is weight / height², rounded to one decimal; nil without both.
@@ -170,7 +173,7 @@ func (c VitalsChange) Onto(v Vitals) Vitals {
 // clone is v with its own copies of the measurements.
 func (v Vitals) clone() Vitals {
 	out := v
-	for _, f := range []**float64{&out.BPSystolic, &out.BPDiastolic, &out.HeartRate, &out.RespRate, &out.Temperature, &out.SpO2, &out.Weight, &out.Height} {
+	for _, f := range []**float64{&out.BPSystolic, &out.BPDiastolic, &out.HeartRate, &out.RespRate, &out.Temperature, &out.SpO2, &out.Weight, &out.Height, &out.HeadCirc} {
 		if *f != nil {
 			x := **f
 			*f = &x

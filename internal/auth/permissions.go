@@ -46,8 +46,8 @@ const (
 	// ManagePortal turns a patient's portal access on and off, makes access codes and links
 	// guardians to a child's record (ADR 44).
 	ManagePortal Permission = "manage portal"
-	// RecordImmunisations records doses, refusals and contraindications, and works the
-	// clinic's immunisation due list (issue 59).
+	// RecordImmunisations records the doses given, reported, refused or contraindicated and
+	// the reactions after them (issue 59).
 	RecordImmunisations Permission = "record immunisations"
 )
 

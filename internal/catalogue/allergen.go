@@ -32,6 +32,9 @@ type Allergen struct {
 	Vague []string
 	// Negated: the entry says it is not (or no longer) an allergy.
 	Negated bool
+	// Excipients are the excipients and components it names (gelatin, egg, yeast, latex:
+	// excipients.tsv), judged against a line's excipients and a vaccine's components.
+	Excipients []string
 }
 
 // Recognised reports whether the knowledge read anything in the entry.
@@ -141,7 +144,8 @@ func (d *Drugs) Allergen(text string) Allergen {
 		addOnce(&a.Classes, r.classes...)
 		addOnce(&a.Vague, r.vague...)
 		addOnce(&a.StemClasses, r.stemClasses...)
-		if len(r.substances)+len(r.classes)+len(r.vague) > 0 {
+		addOnce(&a.Excipients, r.excipients...)
+		if len(r.substances)+len(r.classes)+len(r.vague)+len(r.excipients) > 0 {
 			continue
 		}
 		var content []string
@@ -199,9 +203,10 @@ func containsWords(line, want []string) bool {
 
 // AllergyMatch is why a line concerns an allergy.
 type AllergyMatch struct {
-	// Kind: "substance" (the line holds it), "class" (the line is in a class the allergy
-	// names), "unrecognised" (the line names an allergen the knowledge does not know),
-	// "vague" (an unspecified allergy: antibiotics), or "cross" (a graded cross-sensitivity).
+	// Kind: "substance" (the line holds it), "excipient" (the line holds it as an excipient
+	// or a component), "class" (the line is in a class the allergy names), "unrecognised"
+	// (the line names an allergen the knowledge does not know), "vague" (an unspecified
+	// allergy: antibiotics), or "cross" (a graded cross-sensitivity).
 	Kind string
 	// Key names what matched: a substance, a class, the unknown words.
 	Key string
@@ -223,6 +228,13 @@ func (d *Drugs) Judge(a Allergen, r Reaction, line Profile) (AllergyMatch, bool)
 	for _, s := range a.Substances {
 		if slices.Contains(line.Substances, s) {
 			consider(AllergyMatch{Kind: "substance", Key: s, Tier: TierHard})
+		}
+	}
+	// An excipient or component (gelatin in a capsule shell, egg in a vaccine), or a substance
+	// held as one (neomycin left in a vaccine).
+	for _, e := range slices.Concat(a.Excipients, a.Substances) {
+		if slices.Contains(line.Excipients, e) || slices.Contains(a.Excipients, e) && slices.Contains(line.Substances, e) {
+			consider(AllergyMatch{Kind: "excipient", Key: e, Tier: TierHard})
 		}
 	}
 	for _, c := range a.Classes {

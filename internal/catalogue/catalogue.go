@@ -563,7 +563,7 @@ func insertCodes(ctx context.Context, tx *sql.Tx, db *database.DB, rows []codeRo
 
 // starterVersion is raised when the shipped starter lists change, so that existing
 // databases receive the new entries (entries already there are left as the clinic has them).
-const starterVersion = 8
+const starterVersion = 9
 
 // InstallStarter adds the shipped starter lists (ICD-10 codes, lab/imaging tests, medicines) once
 // per starterVersion. It runs after migrations at every start and is cheap when done.

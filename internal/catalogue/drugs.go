@@ -193,11 +193,14 @@ type Drugs struct {
 	Cross        []Cross
 	Interactions []Interaction
 	// Aliases counts the brand and combination names known, the clinic's among them.
-	Aliases    int
-	byKey      map[string]*Substance
-	classByKey map[string]*DrugClass
-	lex        *lexicon
-	lines      *lineCache
+	Aliases int
+	// Excipients are the allergens that are no active substance (excipients.tsv).
+	Excipients     []*Excipient
+	byKey          map[string]*Substance
+	excipientByKey map[string]*Excipient
+	classByKey     map[string]*DrugClass
+	lex            *lexicon
+	lines          *lineCache
 }
 
 // KnownDrugs is the shipped knowledge, read once.
@@ -253,6 +256,9 @@ func readDrugs() (*Drugs, error) {
 		for _, n := range append([]string{r[0], r[2], r[3], r[4], r[5]}, split(r[6])...) {
 			names = append(names, lexName{name: n, kind: mentionSubstance, keys: []string{s.Key}, inflect: true})
 		}
+	}
+	if err := d.readExcipients(&names); err != nil {
+		return nil, err
 	}
 	aliasRows, err := readTSV(aliasesTSV, 2)
 	if err != nil {
@@ -468,6 +474,9 @@ type Profile struct {
 	// substances' codes.
 	ATC   []string
 	Words []string
+	// Excipients are the excipients and components it holds (keys of excipients.tsv): read
+	// from its text and ingredients, or known of its catalogue entry (WithExcipients).
+	Excipients []string
 	// sides are the interaction rules' sides it holds (set by Line).
 	sides ruleSides
 }
@@ -563,11 +572,13 @@ func (d *Drugs) profileLine(text string, ingredients []string, atc string) Profi
 		for _, c := range r.stemClasses {
 			p.addClass(c)
 		}
+		addOnce(&p.Excipients, r.excipients...)
 	}
 	r := d.read(text)
 	for _, s := range r.substances {
 		p.addSubstance(s)
 	}
+	addOnce(&p.Excipients, r.excipients...)
 	for _, c := range append(slices.Clone(r.classes), r.stemClasses...) {
 		if cls := d.classByKey[c]; cls != nil && cls.Use != UseVague {
 			p.addClass(c)

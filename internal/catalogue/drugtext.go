@@ -48,6 +48,7 @@ const (
 	mentionSubstance = iota // substances (a brand or combination names several)
 	mentionClass            // a class named outright
 	mentionVague            // "antibiotics", "painkillers"
+	mentionExcipient        // an excipient or component: gelatin, egg, yeast (excipients.tsv)
 )
 
 // lexName is one name of a substance, alias or class, as written in the lists.
@@ -238,6 +239,7 @@ type reading struct {
 	vague       []string // vague classes ("antibiotics")
 	stemClasses []string // classes of unknown members, read from an INN stem
 	unknown     []string // words no name or stem claimed
+	excipients  []string // excipients and components named (excipients.tsv)
 }
 
 func addOnce(list *[]string, keys ...string) {
@@ -277,6 +279,8 @@ func (d *Drugs) read(text string) reading {
 			addOnce(&r.classes, m.e.keys...)
 		case mentionVague:
 			addOnce(&r.vague, m.e.keys...)
+		case mentionExcipient:
+			addOnce(&r.excipients, m.e.keys...)
 		}
 	}
 	stemHit := func(key string) {

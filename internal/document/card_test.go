@@ -21,8 +21,9 @@ func TestImmunisationCard(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
 		s := newSetup(t, db)
+		birth := time.Now().AddDate(-1, 0, -20)
 		child := apitest.Do[struct{ ID int64 }](t, s.front, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": "Mai", "last_name": "Lê",
-			"birth_date": time.Now().AddDate(-1, 0, -20).Format(time.DateOnly), "sex": "female"}).ID
+			"birth_date": birth.Format(time.DateOnly), "sex": "female"}).ID
 		nurseID := s.env.UserID("nurse")
 		now := time.Now().UTC()
 		for _, r := range []struct {
@@ -30,9 +31,9 @@ func TestImmunisationCard(t *testing.T) {
 			dose                                  int
 			by                                    any
 		}{
-			{"given", "bcg", "2025-11-01", "BCG-77A", "", "completed", 1, nurseID},
-			{"elsewhere", "hepb_paed", "2025-11-02", "HB-1", "Bệnh viện Nhi Trung ương", "completed", 1, nil},
-			{"given", "mmr", "2026-11-20", "WRONG-LOT", "", "entered_in_error", 1, nurseID},
+			{"given", "bcg", birth.AddDate(0, 0, 1).Format(time.DateOnly), "BCG-77A", "", "completed", 1, nurseID},
+			{"elsewhere", "hepb_paed", birth.Format(time.DateOnly), "HB-1", "Bệnh viện Nhi Trung ương", "completed", 1, nil},
+			{"given", "mmr", birth.AddDate(1, 0, 0).Format(time.DateOnly), "WRONG-LOT", "", "entered_in_error", 1, nurseID},
 		} {
 			if _, err := db.ExecContext(ctx, `INSERT INTO immunisations (patient_id, kind, status, vaccine, occurred_on, dose_number, lot, place, given_by, source, created_at, updated_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`, child, r.kind, r.status, r.vaccine, r.on, r.dose, r.lot, r.place, r.by,

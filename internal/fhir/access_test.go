@@ -198,7 +198,7 @@ func (c *clinic) samples(t *testing.T, admin *apitest.Client) map[string]string 
 		}
 	}
 	for _, rule := range fhir.ReadAccess {
-		if out[key(rule.Type, rule.Category)] == "" {
+		if out[key(rule.Type, rule.Category)] == "" && !forecastOptional(rule.Type) {
 			t.Fatalf("no sample of %s", key(rule.Type, rule.Category))
 		}
 	}
@@ -253,6 +253,9 @@ func TestTheAccessTableIsTheNativeOnes(t *testing.T) {
 			if kind == "Group" {
 				paths = paths[1:2] // read alone: no search, no versions
 			}
+			if kind == "ImmunizationRecommendation" {
+				paths = paths[:2] // worked out when read: no versions
+			}
 			for _, path := range paths {
 				if got := access["GET "+path]; !slices.Equal(set(got), perms) {
 					t.Errorf("GET %s asks %q, its rules %v", path, got, perms)
@@ -297,11 +300,16 @@ func TestReadsFollowTheAccessTable(t *testing.T) {
 						want = http.StatusOK
 					}
 					id := samples[k]
+					if id == "" { // the adult's forecast, when the shipped schedules say nothing of them
+						continue
+					}
 					get(t, rd.api, "/fhir/R4/"+rule.Type+"/"+id, want)
 					if rule.Type == "Group" {
 						continue // read alone
 					}
-					get(t, rd.api, "/fhir/R4/"+rule.Type+"/"+id+"/_history", want)
+					if rule.Type != "ImmunizationRecommendation" { // worked out when read: no versions
+						get(t, rd.api, "/fhir/R4/"+rule.Type+"/"+id+"/_history", want)
+					}
 
 					// A search of the type: 403 when nothing of it is allowed, else the allowed rows.
 					q, ok := searchOf[rule.Type]
@@ -387,7 +395,7 @@ func TestExportFollowsTheAccessTable(t *testing.T) {
 
 		whole, _ := exportCounts(t, admin, exportTo(t, admin, "/fhir/R4/$export"))
 		for _, rule := range fhir.ReadAccess {
-			if k := key(rule.Type, rule.Category); slices.Contains(fhir.ExportTypes, rule.Type) && whole[k] == 0 {
+			if k := key(rule.Type, rule.Category); slices.Contains(fhir.ExportTypes, rule.Type) && whole[k] == 0 && !forecastOptional(rule.Type) {
 				t.Errorf("the administrator's export has no %s: %v", k, whole)
 			}
 		}

@@ -787,6 +787,12 @@ func TestBulkExport(t *testing.T) {
 		// signs; the four staff, the clinic and its premises.
 		want := map[string]int{"Patient": 2, "AllergyIntolerance": 2, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 7,
 			"Practitioner": 4, "PractitionerRole": 4, "Organization": 1, "Location": 1}
+		// A forecast at most per patient: whether an adult's says anything is the shipped
+		// schedules' matter (TestFHIRImmunizations asks for a child's).
+		if counts["ImmunizationRecommendation"] > 2 {
+			t.Errorf("%d forecasts of 2 patients", counts["ImmunizationRecommendation"])
+		}
+		delete(counts, "ImmunizationRecommendation")
 		if fmt.Sprint(counts) != fmt.Sprint(want) || m["requiresAccessToken"] != true {
 			t.Errorf("exported %v, want %v (%v)", counts, want, m)
 		}
@@ -870,6 +876,10 @@ func (c *clinic) wholeRecord(t *testing.T) {
 		"dose": "1 tablet", "frequency": "once daily", "source": "elsewhere", "prescriber": "Dr Tran", "started_on": "2024-03"}); r.Status != http.StatusCreated {
 		t.Fatalf("medicine taken: %d %s", r.Status, r.Body)
 	}
+	// A vaccine given at the visit: an Immunization.
+	vax, _ := aVaccine()
+	c.immunise(t, c.patientID, map[string]any{"vaccine": vax.Key, "dose_number": 1, "given_by": c.env.UserID("doc"), "appointment_id": c.visitID,
+		"lot": "TD-1", "site": "left_arm", "route": "IM"})
 	var templates struct{ Data []struct{ ID int64 } }
 	c.doctor.Do("GET", "/api/document-templates?kind=medical_certificate&language=en", nil).JSON(t, &templates)
 	if r := c.doctor.Do("POST", "/api/documents", map[string]any{"template_id": templates.Data[0].ID, "patient_id": c.patientID, "appointment_id": c.visitID,
@@ -982,7 +992,12 @@ func TestFHIRTheWholeRecord(t *testing.T) {
 		for _, e := range entries(ev) {
 			kinds[e["resourceType"].(string)]++
 		}
-		want := map[string]int{"Patient": 1, "AllergyIntolerance": 1, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 10, "ServiceRequest": 3, "DiagnosticReport": 3, "MedicationRequest": 1, "MedicationStatement": 1, "DocumentReference": 1}
+		want := map[string]int{"Patient": 1, "AllergyIntolerance": 1, "Encounter": 1, "Appointment": 1, "Condition": 2, "Observation": 10, "ServiceRequest": 3, "DiagnosticReport": 3, "MedicationRequest": 1, "MedicationStatement": 1, "DocumentReference": 1,
+			"Immunization": 1}
+		if kinds["ImmunizationRecommendation"] > 1 {
+			t.Errorf("$everything: %d recommendations", kinds["ImmunizationRecommendation"])
+		}
+		delete(kinds, "ImmunizationRecommendation") // the adult's forecast is the shipped schedules' matter
 		if fmt.Sprint(kinds) != fmt.Sprint(want) {
 			t.Errorf("$everything: %v, want %v", kinds, want)
 		}

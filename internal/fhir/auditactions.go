@@ -23,6 +23,9 @@ func AuditActions() []string {
 		if t.versions != nil {
 			out = append(out, stem+".read", stem+"_history.list")
 		}
+		if t.read != nil { // a read of its own (ImmunizationRecommendation, which keeps no versions)
+			out = append(out, stem+".read")
+		}
 		if t.plan != nil {
 			out = append(out, stem+".list")
 		}

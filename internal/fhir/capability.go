@@ -112,6 +112,10 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 		// Every type keeps its versions: vread and both histories.
 		res := CapabilityResource{Type: kind, Versioning: "versioned", ReadHistory: true, Interaction: []CapabilityInteraction{{Code: "read"}, {Code: "vread"},
 			{Code: "search-type"}, {Code: "history-instance"}, {Code: "history-type"}}, SupportedProfile: supportedProfiles(kind)}
+		if t.versions == nil { // worked out when read (ImmunizationRecommendation): no versions
+			res.Versioning, res.ReadHistory = "no-version", false
+			res.Interaction = []CapabilityInteraction{{Code: "read"}, {Code: "search-type"}}
+		}
 		if t.write != nil {
 			res.Versioning = "versioned-update"
 			res.Interaction = append(res.Interaction, CapabilityInteraction{Code: "create"}, CapabilityInteraction{Code: "update"})
@@ -142,7 +146,9 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				"PUT Observation/{id} with If-Match, where {id} is the visit's id and the vital's part (e.g. 401-hr). A censored value " +
 				"(valueQuantity.comparator) and the status entered-in-error, cancelled, registered or unknown are refused (422); " +
 				"a wrong vital is corrected by writing the right value, or in the visit in the web app. The visit's time is the " +
-				"vital's effective time, and its interpretation is the clinic's own."
+				"vital's effective time, and its interpretation is the clinic's own. A child's head circumference is 9843-4 (cm); " +
+				"the BMI percentile for age and sex (59576-9, %, on the WHO Child Growth Standards and the WHO 2007 reference, id {visit}-bmipct) " +
+				"is worked out from the visit's weight and height and never written."
 		}
 		if kind == "MedicationStatement" {
 			res.Documentation = "The medicines the patient reports taking: each one recorded as taken, prescribed elsewhere or bought " +
@@ -151,6 +157,26 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				"ATC code when it has one): active until stopped, then, as a new version, stopped with effectivePeriod.end the day and " +
 				"statusReason the reason; a start known only as a year or a month is written as such. A medicine prescribed here is a " +
 				"MedicationRequest only: the full list is both."
+		}
+		if kind == "Immunization" {
+			res.Documentation = "Each record of the immunisation record (id the record's): a dose given here (primarySource true, performer the " +
+				"Practitioner who gave it, location the clinic), a dose given elsewhere (primarySource false, reportOrigin record, jurisdiction or " +
+				"recall for a card, a registry or the parent's word), or a refusal or contraindication (status not-done, statusReason v3 ActReason " +
+				"PATOBJ or MEDPREC with the reason as text). vaccineCode carries the product's CVX and ATC codes and its name; site and route are " +
+				"v3 ActSite and RouteOfAdministration codes where they map, words otherwise; protocolApplied, for each antigen the patient's forecast " +
+				"counts the dose for, the schedule (series), the antigen (targetDisease in the clinic's system " + systemAntigen + "), the dose it counts " +
+				"as and the series' doses, and a note for each antigen it does not count for (too early, too close, too late, not needed). A reaction after a dose is " +
+				"reaction.date and, in words, reaction.detail.display (no Observation is made of it). A record marked entered in error is " +
+				"entered-in-error with the reason in a note. The store keeps no earlier versions: vread and history answer the current one."
+		}
+		if kind == "ImmunizationRecommendation" {
+			res.Documentation = "A patient's forecast, worked out when read from their record against the clinic's schedules, never stored: " +
+				"one per patient (id the patient's) whose forecast has anything to say. Each recommendation is an antigen's next dose: " +
+				"targetDisease (the clinic's system " + systemAntigen + "), vaccineCode the products that give it (CVX, ATC), series the schedule, " +
+				"doseNumberPositiveInt and seriesDosesPositiveInt, forecastStatus (due, overdue, complete, contraindicated in HL7's " +
+				"immunization-recommendation-status; upcoming, aged_out and refused in " + systemForecastStatus + "), dateCriterion LOINC " +
+				"30981-5 earliest, 30980-7 due, 59778-1 overdue and 59777-3 latest, and supportingImmunization the doses that counted. " +
+				"date is the day it was worked out for and meta.lastUpdated the moment; it keeps no versions, and an export includes it whatever _since says."
 		}
 		if res.Versioning == "versioned-update" {
 			res.Documentation = strings.TrimSpace(res.Documentation + " A write drops the elements and extensions the clinic does not keep and names them: in the " +

@@ -16,7 +16,7 @@ import (
 var compartment = map[string]string{
 	"Patient": "_id", "AllergyIntolerance": "patient", "Encounter": "patient", "Condition": "patient", "Observation": "patient",
 	"Appointment": "patient", "ServiceRequest": "patient", "MedicationRequest": "patient", "DocumentReference": "patient",
-	"DiagnosticReport": "patient", "MedicationStatement": "patient",
+	"DiagnosticReport": "patient", "MedicationStatement": "patient", "Immunization": "patient", "ImmunizationRecommendation": "patient",
 }
 
 // confine wraps a route's handler so that a request confined to a patient (a SMART app's
@@ -119,6 +119,10 @@ func belongsTo(res Resource) string {
 		return ref(v.Subject)
 	case MedicationStatement:
 		return ref(v.Subject)
+	case Immunization:
+		return ref(v.Patient)
+	case ImmunizationRecommendation:
+		return ref(v.Patient)
 	case DocumentReference:
 		return ref(v.Subject)
 	case DiagnosticReport:

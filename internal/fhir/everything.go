@@ -12,6 +12,7 @@ import (
 	"emr/internal/auth"
 	"emr/internal/document"
 	"emr/internal/i18n"
+	"emr/internal/immunisation"
 	"emr/internal/prescription"
 	"emr/internal/result"
 )
@@ -131,5 +132,11 @@ func (h *Handler) gatherOrders(ctx context.Context, id int64, lang string, add f
 	if err := h.taken(nil, id).each(ctx, func(t prescription.Taken) error { return add(toTakenStatements(t)...) }, nothing); err != nil {
 		return err
 	}
-	return h.documents(nil, id).each(ctx, func(d document.Document) error { return add(documentReferenceOf(d)) }, nothing)
+	if err := h.documents(nil, id).each(ctx, func(d document.Document) error { return add(documentReferenceOf(d)) }, nothing); err != nil {
+		return err
+	}
+	if err := h.immunisations(nil, id, nil).each(ctx, func(x immunisation.Recorded) error { return add(toImmunization(x, lang)) }, nothing); err != nil {
+		return err
+	}
+	return h.recommendationsEach(ctx, id, lang, func(res Resource) error { return add(res) }, nothing)
 }

@@ -22,6 +22,7 @@ import (
 	"emr/internal/document"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
+	"emr/internal/immunisation"
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/result"
@@ -33,7 +34,8 @@ import (
 // The staff, the clinic and its premises come last: every export writes them whole (once,
 // they are few), so that no reference in it dangles.
 var ExportTypes = []string{"Patient", "AllergyIntolerance", "Encounter", "Appointment", "Condition", "Observation", "ServiceRequest",
-	"DiagnosticReport", "MedicationRequest", "MedicationStatement", "DocumentReference", "Practitioner", "PractitionerRole", "Organization", "Location"}
+	"DiagnosticReport", "MedicationRequest", "MedicationStatement", "DocumentReference", "Immunization", "ImmunizationRecommendation",
+	"Practitioner", "PractitionerRole", "Organization", "Location"}
 
 // ExportSpec is what an export writes: its types, the resources changed since a time (nil:
 // all), and the patients of one doctor (0: every patient).
@@ -100,7 +102,8 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 	// The patients' own resources, one pass over the patients.
 	patients := want("Patient") || want("AllergyIntolerance")
 	records := want("Encounter") || want("Appointment") || want("Condition") || want("Observation")
-	others := want("ServiceRequest") || want("Observation") || want("DiagnosticReport") || want("MedicationRequest") || want("MedicationStatement") || want("DocumentReference")
+	others := want("ServiceRequest") || want("Observation") || want("DiagnosticReport") || want("MedicationRequest") || want("MedicationStatement") || want("DocumentReference") ||
+		want("Immunization") || want("ImmunizationRecommendation")
 	expand := func(rec appointment.Record) []Resource {
 		out := []Resource{toEncounter(rec.Appointment), toAppointment(rec.Appointment)}
 		out = append(out, toConditions(rec)...)
@@ -826,12 +829,25 @@ func (h *Handler) exportOthers(ctx context.Context, patientID int64, spec Export
 		}
 	}
 	if slices.Contains(spec.Types, "DocumentReference") {
-		return h.documents(nil, patientID).each(ctx, func(d document.Document) error {
+		if err := h.documents(nil, patientID).each(ctx, func(d document.Document) error {
 			if res := documentReferenceOf(d); since(res.Meta.LastUpdated) {
 				return emit(res)
 			}
 			return nil
-		}, step)
+		}, step); err != nil {
+			return err
+		}
+	}
+	if slices.Contains(spec.Types, "Immunization") {
+		if err := h.immunisations(nil, patientID, spec.Since).each(ctx, func(x immunisation.Recorded) error {
+			return emit(toImmunization(x, "en"))
+		}, step); err != nil {
+			return err
+		}
+	}
+	if slices.Contains(spec.Types, "ImmunizationRecommendation") {
+		// Worked out now: as new as the export, whatever _since says.
+		return h.recommendationsEach(ctx, patientID, "en", emit, step)
 	}
 	return nil
 }

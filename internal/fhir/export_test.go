@@ -1,6 +1,11 @@
 package fhir
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+
+	"emr/internal/immunisation"
+)
 
 // SetScanBudget sets how many records any search examines for a
 // page, until the test ends.
@@ -32,4 +37,11 @@ func SearchableTypes() []string {
 		}
 	}
 	return out
+}
+
+// RecommendationJSON is the ImmunizationRecommendation a forecast gives patient id, as the API
+// writes it (in English), for the schema tests: the forecast is worked out from the shipped
+// schedules, which a test cannot choose.
+func RecommendationJSON(id int64, f immunisation.Forecast) ([]byte, error) {
+	return json.Marshal(toRecommendation(id, f, "en", time.Now()))
 }

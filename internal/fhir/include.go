@@ -12,6 +12,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/auth"
 	"emr/internal/i18n"
+	"emr/internal/immunisation"
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/result"
@@ -67,6 +68,15 @@ var includeParams = map[string]map[string]includeParam{
 	"MedicationRequest": {"patient": toPatients, "subject": toPatients, "medication": toMedication,
 		"requester": toPractitioners(func(res Resource) []*Reference { return []*Reference{res.(MedicationRequest).Requester} })},
 	"MedicationStatement": {"patient": toPatients, "subject": toPatients},
+	"Immunization": {"patient": toPatients,
+		"performer": toPractitioners(func(res Resource) []*Reference {
+			var out []*Reference
+			for _, p := range res.(Immunization).Performer {
+				out = append(out, p.Actor)
+			}
+			return out
+		})},
+	"ImmunizationRecommendation": {"patient": toPatients},
 	"Appointment": {"patient": toPatients, "practitioner": toPractitioners(actorsOf),
 		"actor": {[]string{"Patient", "Practitioner"}, actorsOf}},
 }
@@ -82,6 +92,10 @@ func subjectOf(res Resource) []*Reference {
 		return []*Reference{x.Subject}
 	case MedicationStatement:
 		return []*Reference{x.Subject}
+	case Immunization:
+		return []*Reference{x.Patient}
+	case ImmunizationRecommendation:
+		return []*Reference{x.Patient}
 	case Encounter:
 		return []*Reference{x.Subject}
 	case AllergyIntolerance:
@@ -411,6 +425,16 @@ var reverseSources = map[string]func(h *Handler, patients []int64, lang string) 
 			return h.Prescriptions.OfPatients(ctx, patients, after, limit)
 		}, id: func(rx prescription.Prescription) int64 { return rx.ID }}
 		return []reverseSource{{"", rx.source(true, toMedicationRequests)}}
+	},
+	"Immunization": func(h *Handler, patients []int64, lang string) []reverseSource {
+		doses := pager[immunisation.Recorded]{page: func(ctx context.Context, after int64, _ bool, limit int) ([]immunisation.Recorded, error) {
+			list, err := immunisation.RecordsPage(ctx, h.DB, immunisation.PageFilter{PatientIDs: patients, After: after, Limit: limit})
+			if err != nil {
+				return nil, err
+			}
+			return list, h.counted(ctx, list)
+		}, id: func(x immunisation.Recorded) int64 { return x.ID }}
+		return []reverseSource{{"", doses.source(true, func(x immunisation.Recorded) []Resource { return []Resource{toImmunization(x, lang)} })}}
 	},
 }
 

@@ -57,7 +57,14 @@ var vitals = []vital{
 	{"weight", "29463-7", "Body weight", "kg", "kg", func(v appointment.Vitals) *float64 { return v.Weight }, "weight"},
 	{"height", "8302-2", "Body height", "cm", "cm", func(v appointment.Vitals) *float64 { return v.Height }, "height"},
 	{"bmi", "39156-5", "Body mass index (BMI) [Ratio]", "kg/m2", "kg/m2", func(v appointment.Vitals) *float64 { return v.BMI() }, "bmi"},
+	// A child's head circumference (issue 59), the R4 headcircum vital sign.
+	{"head", "9843-4", "Head Occipital-frontal circumference", "cm", "cm", func(v appointment.Vitals) *float64 { return v.HeadCirc }, "head_circumference"},
 }
+
+// bmiPercentile is a child's BMI as a percentile for age and sex (issue 59): worked out from
+// the visit's weight and height on the WHO Child Growth Standards (0–5 years) and the WHO
+// 2007 reference (5–19 years) by internal/growth, never written.
+const bmiPercentile, bmiPercentileDisplay = "59576-9", "Body mass index (BMI) [Percentile] Per age and sex"
 
 var vitalSigns = []CodeableConcept{*concept(systemObsCategory, "vital-signs", "Vital Signs")}
 

@@ -43,7 +43,8 @@ var (
 	vitalProfiles = map[string]string{
 		"bp": usCore("us-core-blood-pressure"), "hr": usCore("us-core-heart-rate"), "rr": usCore("us-core-respiratory-rate"),
 		"temp": usCore("us-core-body-temperature"), "spo2": usCore("us-core-pulse-oximetry"), "weight": usCore("us-core-body-weight"),
-		"height": usCore("us-core-body-height"), "bmi": usCore("us-core-bmi"),
+		"height": usCore("us-core-body-height"), "bmi": usCore("us-core-bmi"), "head": usCore("us-core-head-circumference"),
+		"bmipct": usCore("pediatric-bmi-for-age"),
 	}
 )
 

@@ -50,7 +50,7 @@ func init() {
 	resourceTypes = []resourceType{
 		typePatient, typeAllergy, typeEncounter, typeCondition, typeObservation, typePractitioner, typePractitionerRole,
 		typeOrganization, typeLocation, typeAppointment, typeServiceRequest, typeDiagnosticReport, typeMedicationRequest,
-		typeMedicationStatement, typeDocumentReference, typeGroup,
+		typeMedicationStatement, typeDocumentReference, typeImmunization, typeImmunizationRecommendation, typeGroup,
 	}
 	for _, t := range resourceTypes {
 		ReadAccess = append(ReadAccess, t.reads...)

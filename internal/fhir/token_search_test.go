@@ -597,7 +597,7 @@ func TestEveryTypesSearchIsBounded(t *testing.T) {
 			if kind == "Patient" {
 				records = 1 // the register's query takes _lastUpdated: it reads no record
 			}
-			if len(all) == 0 || len(none) != 0 || pages != records {
+			if (len(all) == 0 && !forecastOptional(kind)) || len(none) != 0 || pages != records {
 				t.Errorf("%s: the filter found %v in %d pages; unfiltered, %d resources in %d pages (one record each)", kind, none, pages, len(all), records)
 			}
 			if records > 1 {

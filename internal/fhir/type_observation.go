@@ -10,6 +10,7 @@ import (
 
 	"emr/internal/appointment"
 	"emr/internal/auth"
+	"emr/internal/growth"
 	"emr/internal/i18n"
 	"emr/internal/result"
 )
@@ -151,7 +152,30 @@ func toObservations(rec appointment.Record) []Resource {
 			out = append(out, o)
 		}
 	}
+	if pct := bmiPercentileOf(rec); pct != nil {
+		o := mk("bmipct", bmiPercentile, bmiPercentileDisplay)
+		o.ValueQuantity = quantity(*pct, "%", "%")
+		o.Note = []Annotation{{Text: "Percentile on the " + growth.Source}}
+		o.claim(vitalProfiles["bmipct"], vitalConforms(o, bmiPercentile))
+		out = append(out, o)
+	}
 	return out
+}
+
+// bmiPercentileOf is the visit's BMI as a percentile for the patient's age and sex on its day
+// (the WHO tables', chronological age), nil when the visit lacks a weight or a height, or the
+// patient is past the tables' ages or of no sex the tables are given for.
+func bmiPercentileOf(rec appointment.Record) *float64 {
+	v := rec.Content.Vitals
+	if v.Weight == nil || v.Height == nil {
+		return nil
+	}
+	points, _, err := growth.Compute(growth.Child{Sex: rec.Patient.Sex, BirthDate: rec.Patient.BirthDate},
+		[]growth.Measurement{{On: rec.Day, Weight: v.Weight, Height: v.Height}})
+	if err != nil || len(points) != 1 {
+		return nil
+	}
+	return points[0].Pct.BFA
 }
 
 var observationParams = map[string]paramKind{

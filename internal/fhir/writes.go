@@ -145,7 +145,7 @@ func applyVital(o observationIn, v *appointment.Vitals) (string, error) {
 		}
 		v.BPSystolic, v.BPDiastolic = sys, dia
 		return "bp", nil
-	case codes["39156-5"]:
+	case codes["39156-5"], codes[bmiPercentile]:
 		return "", invalid("fhir.vital_bmi", "Observation.code")
 	}
 	for _, m := range vitals {
@@ -169,6 +169,8 @@ func applyVital(o observationIn, v *appointment.Vitals) (string, error) {
 			v.Weight = &x
 		case "height":
 			v.Height = &x
+		case "head":
+			v.HeadCirc = &x
 		}
 		return m.part, nil
 	}

@@ -1,5 +1,49 @@
 package immunisation
 
+import (
+	"bufio"
+	"bytes"
+	_ "embed"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The catalogue is data: five tables shipped beside this reader, each row with its source
+// (docs/knowledge.md, "Immunisations"):
+//   - antigens.tsv: what a dose protects against, named in the four languages;
+//   - vaccines.tsv: one row per product (CVX, ATC, live, antigens, components, names, brands);
+//   - programmes.tsv: one row per schedule (country, names, grace days, overdue days);
+//   - schedules.tsv: one row per schedule, antigen and dose (ages, intervals, maximum age);
+//   - catchup.tsv: the shorter series of a late start (Hib, pneumococcal…).
+// Ages and intervals are written in a compact notation of whole units: "0d", "6w", "2m",
+// "4m15d", "1y", "14w6d" (d days, w weeks, m calendar months, y calendar years). Months and
+// years are added to the date as calendar months, a day past the month's end clamped to its
+// last day (31 January + 1 month = 28 or 29 February); weeks and days are added as days.
+
+//go:embed antigens.tsv
+var antigensTSV []byte
+
+//go:embed vaccines.tsv
+var vaccinesTSV []byte
+
+//go:embed programmes.tsv
+var programmesTSV []byte
+
+//go:embed schedules.tsv
+var schedulesTSV []byte
+
+//go:embed catchup.tsv
+var catchupTSV []byte
+
+// Languages the catalogue names everything in; the first is the fallback.
+var Languages = []string{"en", "ru", "zh", "vi"}
+
+// Routes a vaccine is given by: intramuscular, subcutaneous, intradermal, by mouth, intranasal.
+var Routes = []string{"IM", "SC", "ID", "PO", "IN"}
+
 // Antigen is what a dose protects against (measles, pertussis…), the unit the schedules count.
 type Antigen struct {
 	Key  string `json:"key"`
@@ -12,28 +56,488 @@ type Schedule struct {
 	Name    string `json:"name"`
 	Country string `json:"country"`
 	Source  string `json:"source"`
+	// GraceDays: a dose given up to this many days before its minimum age or interval still
+	// counts (ACIP's 4 days); 0 where the schedule's text says nothing of it.
+	GraceDays int `json:"grace_days"`
+	// OverdueDays: a dose is overdue this many days after its due date unless its row gives an
+	// overdue age.
+	OverdueDays int `json:"overdue_days"`
 }
 
 // Catalogue is the vaccine products, antigens and schedules shipped as data.
-type Catalogue struct{}
+type Catalogue struct {
+	antigens   []antigenRow
+	antigenBy  map[string]int
+	vaccines   []Vaccine
+	vaccineBy  map[string]int
+	programmes []programme
+	programBy  map[string]int
+	// rows[schedule][antigen]: the doses in dose order.
+	rows map[string]map[string][]doseRow
+	// catchup[schedule][antigen]: by first age, ascending.
+	catchup map[string]map[string][]catchupRow
+	// products[schedule][antigen]: the products that give it, the schedule's named first.
+	products map[string]map[string][]string
+}
+
+type antigenRow struct {
+	key    string
+	names  map[string]string
+	source string
+}
+
+type programme struct {
+	key, country, source string
+	names                map[string]string
+	grace, overdueDays   int
+	// until: the age from which the programme forecasts nothing more (its childhood
+	// schedule's end): a dose not given by then is aged out.
+	until age
+}
+
+// doseRow is one row of schedules.tsv.
+type doseRow struct {
+	schedule, antigen string
+	dose              int
+	minAge, dueAge    age
+	overdueAge        *age
+	maxAge            *age
+	// onMax: "skip" (past its maximum age the dose is dropped and the series goes on) or
+	// "end" (the series ends: the child has aged out).
+	onMax       string
+	minInterval age
+	// repeat: when this row ends the child's series, the dose comes round again this long
+	// after the last valid one (influenza, yearly), at the earliest repeatMin after it.
+	repeat    *age
+	repeatMin age
+	sex       string // "" any, "female", "male"
+	vaccines  []string
+	source    string
+}
+
+// catchupRow is one row of catchup.tsv: a first dose at or after from makes the series the
+// rows doses (by the schedule's dose numbers), interval apart when given.
+type catchupRow struct {
+	from     age
+	doses    []int
+	interval *age
+	source   string
+}
+
+var (
+	defaultOnce sync.Once
+	defaultCat  *Catalogue
+)
 
 // Default is the shipped catalogue, read once.
-func Default() *Catalogue { return &Catalogue{} }
+func Default() *Catalogue {
+	defaultOnce.Do(func() {
+		c, err := load(antigensTSV, vaccinesTSV, programmesTSV, schedulesTSV, catchupTSV)
+		if err != nil {
+			panic("immunisation: the shipped catalogue does not read: " + err.Error())
+		}
+		defaultCat = c
+	})
+	return defaultCat
+}
 
 // Vaccine is the product of a key, its Name in lang.
-func (c *Catalogue) Vaccine(key, lang string) (Vaccine, bool) { return Vaccine{}, false }
+func (c *Catalogue) Vaccine(key, lang string) (Vaccine, bool) {
+	i, ok := c.vaccineBy[key]
+	if !ok {
+		return Vaccine{}, false
+	}
+	return c.named(c.vaccines[i], lang), true
+}
 
-// Vaccines are every product, named in lang.
-func (c *Catalogue) Vaccines(lang string) []Vaccine { return nil }
+// Vaccines are every product, named in lang, in the catalogue's order.
+func (c *Catalogue) Vaccines(lang string) []Vaccine {
+	out := make([]Vaccine, len(c.vaccines))
+	for i, v := range c.vaccines {
+		out[i] = c.named(v, lang)
+	}
+	return out
+}
+
+func (c *Catalogue) named(v Vaccine, lang string) Vaccine {
+	v.Name = pick(v.Names, lang)
+	v.Antigens = slices.Clone(v.Antigens)
+	v.Components = slices.Clone(v.Components)
+	return v
+}
 
 // Antigens are every antigen, named in lang.
-func (c *Catalogue) Antigens(lang string) []Antigen { return nil }
+func (c *Catalogue) Antigens(lang string) []Antigen {
+	out := make([]Antigen, len(c.antigens))
+	for i, a := range c.antigens {
+		out[i] = Antigen{Key: a.key, Name: pick(a.names, lang)}
+	}
+	return out
+}
+
+// Antigen is the antigen of a key, named in lang.
+func (c *Catalogue) Antigen(key, lang string) (Antigen, bool) {
+	i, ok := c.antigenBy[key]
+	if !ok {
+		return Antigen{}, false
+	}
+	return Antigen{Key: key, Name: pick(c.antigens[i].names, lang)}, true
+}
 
 // Schedules are every shipped schedule, named in lang.
-func (c *Catalogue) Schedules(lang string) []Schedule { return nil }
+func (c *Catalogue) Schedules(lang string) []Schedule {
+	out := make([]Schedule, len(c.programmes))
+	for i, p := range c.programmes {
+		out[i] = Schedule{Key: p.key, Name: pick(p.names, lang), Country: p.country, Source: p.source,
+			GraceDays: p.grace, OverdueDays: p.overdueDays}
+	}
+	return out
+}
 
-// Forecast reads a child's doses and exclusions against the schedules chosen (in the clinic's
-// order: for each antigen the first schedule that has it), as of a day.
-func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl []Exclusion, asOf string) Forecast {
-	return Forecast{AsOf: asOf, Evaluations: []Evaluation{}, Recommendations: []Recommendation{}}
+// HasSchedule says whether key is a shipped schedule.
+func (c *Catalogue) HasSchedule(key string) bool {
+	_, ok := c.programBy[key]
+	return ok
+}
+
+// VaccinesFor are the keys of the products that give a dose of antigen, in catalogue order.
+func (c *Catalogue) VaccinesFor(antigen string) []string {
+	var out []string
+	for _, v := range c.vaccines {
+		if slices.Contains(v.Antigens, antigen) {
+			out = append(out, v.Key)
+		}
+	}
+	return out
+}
+
+func pick(names map[string]string, lang string) string {
+	if n := names[lang]; n != "" {
+		return n
+	}
+	return names["en"]
+}
+
+// table is a TSV with a header row, read by column name.
+type table struct {
+	name string
+	cols map[string]int
+	rows [][]string
+}
+
+func readTable(name string, data []byte) (*table, error) {
+	t := &table{name: name, cols: map[string]int{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
+	header := true
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimRight(sc.Text(), "\r")
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Split(text, "\t")
+		if header {
+			for i, f := range fields {
+				t.cols[f] = i
+			}
+			header = false
+			continue
+		}
+		if len(fields) != len(t.cols) {
+			return nil, fmt.Errorf("%s line %d: %d fields, the header has %d", name, line, len(fields), len(t.cols))
+		}
+		t.rows = append(t.rows, fields)
+	}
+	return t, sc.Err()
+}
+
+// require says which of cols the table lacks.
+func (t *table) require(cols ...string) error {
+	for _, c := range cols {
+		if _, ok := t.cols[c]; !ok {
+			return fmt.Errorf("%s has no column %s", t.name, c)
+		}
+	}
+	return nil
+}
+
+func (t *table) get(row []string, col string) string {
+	i, ok := t.cols[col]
+	if !ok {
+		panic(t.name + " has no column " + col)
+	}
+	return strings.TrimSpace(row[i])
+}
+
+func (t *table) names(row []string) map[string]string {
+	m := map[string]string{}
+	for _, l := range Languages {
+		m[l] = t.get(row, l)
+	}
+	return m
+}
+
+func list(s string) []string {
+	if s == "" {
+		return []string{}
+	}
+	parts := strings.Split(s, "|")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
+
+func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue, error) {
+	c := &Catalogue{antigenBy: map[string]int{}, vaccineBy: map[string]int{}, programBy: map[string]int{},
+		rows: map[string]map[string][]doseRow{}, catchup: map[string]map[string][]catchupRow{}}
+
+	at, err := readTable("antigens.tsv", antigens)
+	if err != nil {
+		return nil, err
+	}
+	if err := at.require(append([]string{"key", "source"}, Languages...)...); err != nil {
+		return nil, err
+	}
+	for _, r := range at.rows {
+		a := antigenRow{key: at.get(r, "key"), names: at.names(r), source: at.get(r, "source")}
+		if _, dup := c.antigenBy[a.key]; dup {
+			return nil, fmt.Errorf("antigens.tsv: %s twice", a.key)
+		}
+		c.antigenBy[a.key] = len(c.antigens)
+		c.antigens = append(c.antigens, a)
+	}
+
+	vt, err := readTable("vaccines.tsv", vaccines)
+	if err != nil {
+		return nil, err
+	}
+	if err := vt.require(append([]string{"key", "cvx", "atc", "live", "antigens", "components", "route", "brands", "source"}, Languages...)...); err != nil {
+		return nil, err
+	}
+	for _, r := range vt.rows {
+		live := vt.get(r, "live")
+		if live != "true" && live != "false" {
+			return nil, fmt.Errorf("vaccines.tsv %s: live is %q", vt.get(r, "key"), live)
+		}
+		v := Vaccine{Key: vt.get(r, "key"), CVX: vt.get(r, "cvx"), ATC: vt.get(r, "atc"), Live: live == "true",
+			Antigens: list(vt.get(r, "antigens")), Components: list(vt.get(r, "components")), Route: vt.get(r, "route"),
+			Names: vt.names(r), Source: vt.get(r, "source"), Brands: map[string][]string{}}
+		for _, b := range list(vt.get(r, "brands")) {
+			country, name, ok := strings.Cut(b, ":")
+			if !ok {
+				return nil, fmt.Errorf("vaccines.tsv %s: brand %q has no country", v.Key, b)
+			}
+			v.Brands[country] = append(v.Brands[country], name)
+		}
+		if !slices.Contains(Routes, v.Route) {
+			return nil, fmt.Errorf("vaccines.tsv %s: route %q", v.Key, v.Route)
+		}
+		for _, a := range v.Antigens {
+			if _, ok := c.antigenBy[a]; !ok {
+				return nil, fmt.Errorf("vaccines.tsv %s: no antigen %s", v.Key, a)
+			}
+		}
+		if _, dup := c.vaccineBy[v.Key]; dup {
+			return nil, fmt.Errorf("vaccines.tsv: %s twice", v.Key)
+		}
+		c.vaccineBy[v.Key] = len(c.vaccines)
+		c.vaccines = append(c.vaccines, v)
+	}
+
+	pt, err := readTable("programmes.tsv", programmes)
+	if err != nil {
+		return nil, err
+	}
+	if err := pt.require(append([]string{"key", "country", "grace_days", "overdue_days", "forecast_until", "source"}, Languages...)...); err != nil {
+		return nil, err
+	}
+	for _, r := range pt.rows {
+		p := programme{key: pt.get(r, "key"), country: pt.get(r, "country"), source: pt.get(r, "source"), names: pt.names(r)}
+		if p.grace, err = strconv.Atoi(pt.get(r, "grace_days")); err != nil {
+			return nil, fmt.Errorf("programmes.tsv %s: grace_days: %w", p.key, err)
+		}
+		if p.overdueDays, err = strconv.Atoi(pt.get(r, "overdue_days")); err != nil {
+			return nil, fmt.Errorf("programmes.tsv %s: overdue_days: %w", p.key, err)
+		}
+		if p.until, err = parseAge(pt.get(r, "forecast_until")); err != nil {
+			return nil, fmt.Errorf("programmes.tsv %s: forecast_until: %w", p.key, err)
+		}
+		c.programBy[p.key] = len(c.programmes)
+		c.programmes = append(c.programmes, p)
+		c.rows[p.key] = map[string][]doseRow{}
+		c.catchup[p.key] = map[string][]catchupRow{}
+	}
+
+	st, err := readTable("schedules.tsv", schedules)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.require("schedule", "antigen", "dose", "min_age", "due_age", "overdue_age", "max_age", "on_max", "min_interval", "repeat", "repeat_min", "sex", "vaccines", "source"); err != nil {
+		return nil, err
+	}
+	for i, r := range st.rows {
+		d := doseRow{schedule: st.get(r, "schedule"), antigen: st.get(r, "antigen"), onMax: st.get(r, "on_max"),
+			sex: st.get(r, "sex"), vaccines: list(st.get(r, "vaccines")), source: st.get(r, "source")}
+		where := fmt.Sprintf("schedules.tsv row %d (%s %s)", i+2, d.schedule, d.antigen)
+		if _, ok := c.programBy[d.schedule]; !ok {
+			return nil, fmt.Errorf("%s: no schedule %s in programmes.tsv", where, d.schedule)
+		}
+		if _, ok := c.antigenBy[d.antigen]; !ok {
+			return nil, fmt.Errorf("%s: no antigen %s", where, d.antigen)
+		}
+		if d.dose, err = strconv.Atoi(st.get(r, "dose")); err != nil {
+			return nil, fmt.Errorf("%s: dose: %w", where, err)
+		}
+		if d.minAge, err = parseAge(st.get(r, "min_age")); err != nil {
+			return nil, fmt.Errorf("%s: min_age: %w", where, err)
+		}
+		if d.dueAge, err = parseAge(st.get(r, "due_age")); err != nil {
+			return nil, fmt.Errorf("%s: due_age: %w", where, err)
+		}
+		if d.overdueAge, err = optAge(st.get(r, "overdue_age")); err != nil {
+			return nil, fmt.Errorf("%s: overdue_age: %w", where, err)
+		}
+		if d.maxAge, err = optAge(st.get(r, "max_age")); err != nil {
+			return nil, fmt.Errorf("%s: max_age: %w", where, err)
+		}
+		if s := st.get(r, "min_interval"); s != "" {
+			if d.minInterval, err = parseAge(s); err != nil {
+				return nil, fmt.Errorf("%s: min_interval: %w", where, err)
+			}
+		}
+		if d.repeat, err = optAge(st.get(r, "repeat")); err != nil {
+			return nil, fmt.Errorf("%s: repeat: %w", where, err)
+		}
+		if s := st.get(r, "repeat_min"); s != "" {
+			if d.repeat == nil {
+				return nil, fmt.Errorf("%s: repeat_min without repeat", where)
+			}
+			if d.repeatMin, err = parseAge(s); err != nil {
+				return nil, fmt.Errorf("%s: repeat_min: %w", where, err)
+			}
+		}
+		switch d.onMax {
+		case "", "skip", "end":
+		default:
+			return nil, fmt.Errorf("%s: on_max %q (skip or end)", where, d.onMax)
+		}
+		if d.maxAge != nil && d.onMax == "" {
+			return nil, fmt.Errorf("%s: a maximum age needs on_max (skip or end)", where)
+		}
+		switch d.sex {
+		case "", "female", "male":
+		default:
+			return nil, fmt.Errorf("%s: sex %q", where, d.sex)
+		}
+		for _, v := range d.vaccines {
+			vi, ok := c.vaccineBy[v]
+			if !ok {
+				return nil, fmt.Errorf("%s: no vaccine %s", where, v)
+			}
+			if !slices.Contains(c.vaccines[vi].Antigens, d.antigen) {
+				return nil, fmt.Errorf("%s: vaccine %s gives no %s", where, v, d.antigen)
+			}
+		}
+		rows := c.rows[d.schedule][d.antigen]
+		if len(rows) > 0 && rows[len(rows)-1].dose >= d.dose {
+			return nil, fmt.Errorf("%s: dose %d out of order", where, d.dose)
+		}
+		c.rows[d.schedule][d.antigen] = append(rows, d)
+	}
+
+	ct, err := readTable("catchup.tsv", catchup)
+	if err != nil {
+		return nil, err
+	}
+	if err := ct.require("schedule", "antigen", "first_from", "doses", "interval", "source"); err != nil {
+		return nil, err
+	}
+	for i, r := range ct.rows {
+		s, a := ct.get(r, "schedule"), ct.get(r, "antigen")
+		where := fmt.Sprintf("catchup.tsv row %d (%s %s)", i+2, s, a)
+		rows := c.rows[s][a]
+		if len(rows) == 0 {
+			return nil, fmt.Errorf("%s: the schedule has no such antigen", where)
+		}
+		cr := catchupRow{source: ct.get(r, "source")}
+		if cr.from, err = parseAge(ct.get(r, "first_from")); err != nil {
+			return nil, fmt.Errorf("%s: first_from: %w", where, err)
+		}
+		if cr.interval, err = optAge(ct.get(r, "interval")); err != nil {
+			return nil, fmt.Errorf("%s: interval: %w", where, err)
+		}
+		for _, d := range list(ct.get(r, "doses")) {
+			n, err := strconv.Atoi(d)
+			if err != nil || !slices.ContainsFunc(rows, func(x doseRow) bool { return x.dose == n }) {
+				return nil, fmt.Errorf("%s: no dose %q in the schedule", where, d)
+			}
+			cr.doses = append(cr.doses, n)
+		}
+		prev := c.catchup[s][a]
+		if len(prev) > 0 && !prev[len(prev)-1].from.less(cr.from) {
+			return nil, fmt.Errorf("%s: first_from out of order", where)
+		}
+		c.catchup[s][a] = append(prev, cr)
+	}
+	c.products = map[string]map[string][]string{}
+	for s, byAntigen := range c.rows {
+		c.products[s] = map[string][]string{}
+		for a, rows := range byAntigen {
+			c.products[s][a] = c.productsFor(a, rows)
+		}
+	}
+	return c, nil
+}
+
+// ScheduleDose is one dose of a schedule as shipped (a row of schedules.tsv), for a screen or
+// a card that shows the schedule. Ages in the tables' notation ("6w", "2m", "4m15d", "4y-1d").
+type ScheduleDose struct {
+	Schedule    string   `json:"schedule"`
+	Antigen     string   `json:"antigen"`
+	AntigenName string   `json:"antigen_name"`
+	Dose        int      `json:"dose"`
+	MinAge      string   `json:"min_age"`
+	DueAge      string   `json:"due_age"`
+	OverdueAge  string   `json:"overdue_age,omitempty"`
+	MaxAge      string   `json:"max_age,omitempty"`
+	OnMax       string   `json:"on_max,omitempty"` // skip or end
+	MinInterval string   `json:"min_interval,omitempty"`
+	Repeat      string   `json:"repeat,omitempty"` // the dose comes round again this long after the last
+	Sex         string   `json:"sex,omitempty"`
+	Vaccines    []string `json:"vaccines"`
+	Source      string   `json:"source"`
+}
+
+// ScheduleDoses are the doses of a schedule, by antigen (in the catalogue's order) then dose;
+// none for an unknown key.
+func (c *Catalogue) ScheduleDoses(schedule, lang string) []ScheduleDose {
+	byAntigen, ok := c.rows[schedule]
+	if !ok {
+		return nil
+	}
+	out := []ScheduleDose{}
+	for _, a := range c.antigens {
+		for _, r := range byAntigen[a.key] {
+			d := ScheduleDose{Schedule: schedule, Antigen: a.key, AntigenName: pick(a.names, lang), Dose: r.dose,
+				MinAge: r.minAge.String(), DueAge: r.dueAge.String(), OnMax: r.onMax, Sex: r.sex,
+				Vaccines: slices.Clone(r.vaccines), Source: r.source}
+			if r.overdueAge != nil {
+				d.OverdueAge = r.overdueAge.String()
+			}
+			if r.maxAge != nil {
+				d.MaxAge = r.maxAge.String()
+			}
+			if r.minInterval != (age{}) {
+				d.MinInterval = r.minInterval.String()
+			}
+			if r.repeat != nil {
+				d.Repeat = r.repeat.String()
+			}
+			out = append(out, d)
+		}
+	}
+	return out
 }

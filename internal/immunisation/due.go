@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"emr/internal/database"
-	"emr/internal/settings"
 )
 
 // The due table (immunisation_due) holds each child's next dose per antigen — the forecast's
@@ -30,27 +29,22 @@ type DueSettings struct {
 	} `json:"reminders"`
 }
 
-// settingsKey is where the clinic's immunisation settings are kept (GET/PUT /api/immunisation/settings).
-const settingsKey = "immunisation"
-
-// DefaultSchedules are the schedules read until the clinic chooses: WHO's recommended one.
-var DefaultSchedules = []string{"who"}
-
-// ReadDueSettings reads the clinic's schedules and reminder settings. It is the seam the
-// settings code (settings.go, the record's) replaces: until then it reads the stored value of
-// the settings themselves, with the defaults (WHO's schedule; reminders off, 7 days before,
-// by SMS and e-mail) for what is not stored.
+// ReadDueSettings reads the clinic's schedules and reminder settings, through the clinic's
+// immunisation settings (settings.go).
 var ReadDueSettings = func(ctx context.Context, q database.Querier) (DueSettings, error) {
-	var s DueSettings
-	if _, err := settings.Read(ctx, q, settingsKey, &s); err != nil {
-		return s, err
+	set, err := ReadSettings(ctx, q)
+	if err != nil {
+		return DueSettings{}, err
 	}
+	var s DueSettings
+	s.Schedules = set.Schedules
+	s.Reminders.On, s.Reminders.DaysBefore, s.Reminders.Channels = set.Reminders.On, set.Reminders.DaysBefore, set.Reminders.Channels
 	return s.withDefaults(), nil
 }
 
 func (s DueSettings) withDefaults() DueSettings {
 	if len(s.Schedules) == 0 {
-		s.Schedules = slices.Clone(DefaultSchedules)
+		s.Schedules = slices.Clone(DefaultSettings().Schedules)
 	}
 	if s.Reminders.DaysBefore <= 0 {
 		s.Reminders.DaysBefore = 7

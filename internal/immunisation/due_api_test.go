@@ -58,7 +58,7 @@ type remindResult struct {
 
 // withSenders is the test configuration with a mail server and an SMS gateway configured (the
 // test sends through its own outbox, to its own sinks).
-func withSenders() config.Config {
+func dueSenders() config.Config {
 	cfg := apitest.Config()
 	cfg.SMTPURL, cfg.SMTPFrom = "smtp://127.0.0.1:1", "emr@clinic.test"
 	cfg.SMSURL = "http://127.0.0.1:1/sms"
@@ -66,15 +66,15 @@ func withSenders() config.Config {
 }
 
 // day is today moved by days, as the list reads dates.
-func day(days int) string { return time.Now().UTC().AddDate(0, 0, days).Format(time.DateOnly) }
+func dueDay(days int) string { return time.Now().UTC().AddDate(0, 0, days).Format(time.DateOnly) }
 
-func born(years, days int) string {
+func bornAgo(years, days int) string {
 	return time.Now().UTC().AddDate(-years, 0, -days).Format(time.DateOnly)
 }
 
 // fixture is a clinic with a desk, a nurse and children whose due rows are set by the test
 // (the rows the forecast writes; the forecast's own cases are the catalogue's).
-type fixture struct {
+type dueFixture struct {
 	env   *apitest.Env
 	admin *apitest.Client
 	rec   *apitest.Client
@@ -82,9 +82,9 @@ type fixture struct {
 	doc   *apitest.Client
 }
 
-func newFixture(t *testing.T, db *database.DB) *fixture {
-	env := apitest.NewWith(t, db, withSenders())
-	f := &fixture{env: env}
+func newDueFixture(t *testing.T, db *database.DB) *dueFixture {
+	env := apitest.NewWith(t, db, dueSenders())
+	f := &dueFixture{env: env}
 	f.admin = env.LoggedIn("admin", env.CreateUser("admin", "admin"))
 	f.rec = env.LoggedIn("rec", env.CreateUser("rec", "receptionist"))
 	f.nurse = env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
@@ -95,7 +95,7 @@ func newFixture(t *testing.T, db *database.DB) *fixture {
 	return f
 }
 
-func (f *fixture) child(t *testing.T, first, birth string, fields map[string]any) int64 {
+func (f *dueFixture) child(t *testing.T, first, birth string, fields map[string]any) int64 {
 	t.Helper()
 	body := map[string]any{"first_name": first, "last_name": "Child", "birth_date": birth, "sex": "female"}
 	for k, v := range fields {
@@ -111,7 +111,7 @@ func (f *fixture) child(t *testing.T, first, birth string, fields map[string]any
 }
 
 // due sets a child's due rows: antigen, dose, due day and overdue day.
-func (f *fixture) due(t *testing.T, id int64, rows ...[4]any) {
+func (f *dueFixture) due(t *testing.T, id int64, rows ...[4]any) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := f.env.DB.ExecContext(ctx, `DELETE FROM immunisation_due WHERE patient_id = $1`, id); err != nil {
@@ -125,12 +125,12 @@ func (f *fixture) due(t *testing.T, id int64, rows ...[4]any) {
 	}
 }
 
-func (f *fixture) list(t *testing.T, c *apitest.Client, query string) duePage {
+func (f *dueFixture) list(t *testing.T, c *apitest.Client, query string) duePage {
 	t.Helper()
 	return apitest.Do[duePage](t, c, http.StatusOK, "GET", "/api/immunisation/due?"+query, nil)
 }
 
-func saveSettings(t *testing.T, db *database.DB, v any) {
+func saveDueSettings(t *testing.T, db *database.DB, v any) {
 	t.Helper()
 	b, _ := json.Marshal(v)
 	ctx := context.Background()
@@ -146,18 +146,18 @@ func saveSettings(t *testing.T, db *database.DB, v any) {
 // the counts; archived patients and adults left out; bad filters refused in words.
 func TestDueList(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
-		f := newFixture(t, db)
-		baby := f.child(t, "Baby", born(0, 100), map[string]any{"phone": "+7 916 000-00-01"})
-		toddler := f.child(t, "Toddler", born(1, 30), nil)
-		school := f.child(t, "School", born(7, 0), map[string]any{"email": "parent@example.test"})
-		gone := f.child(t, "Gone", born(0, 200), nil)
-		adult := f.child(t, "Adult", born(30, 0), nil)
-		f.due(t, baby, [4]any{"measles", 1, day(-3), day(20)}, [4]any{"polio", 3, day(-40), day(-10)}, [4]any{"hepb", 3, day(30), day(60)})
-		f.due(t, toddler, [4]any{"measles", 2, day(-1), day(29)})
-		f.due(t, school, [4]any{"diphtheria", 4, day(-400), day(-300)})
-		f.due(t, gone, [4]any{"measles", 1, day(-5), day(25)})
-		f.due(t, adult, [4]any{"diphtheria", 5, day(-5), day(25)})
-		if r := f.rec.Do("POST", "/api/patients/"+itoa(gone)+"/archive", map[string]any{"reason": "Deceased"}); r.Status != http.StatusOK {
+		f := newDueFixture(t, db)
+		baby := f.child(t, "Baby", bornAgo(0, 100), map[string]any{"phone": "+7 916 000-00-01"})
+		toddler := f.child(t, "Toddler", bornAgo(1, 30), nil)
+		school := f.child(t, "School", bornAgo(7, 0), map[string]any{"email": "parent@example.test"})
+		gone := f.child(t, "Gone", bornAgo(0, 200), nil)
+		adult := f.child(t, "Adult", bornAgo(30, 0), nil)
+		f.due(t, baby, [4]any{"measles", 1, dueDay(-3), dueDay(20)}, [4]any{"polio", 3, dueDay(-40), dueDay(-10)}, [4]any{"hepb", 3, dueDay(30), dueDay(60)})
+		f.due(t, toddler, [4]any{"measles", 2, dueDay(-1), dueDay(29)})
+		f.due(t, school, [4]any{"diphtheria", 4, dueDay(-400), dueDay(-300)})
+		f.due(t, gone, [4]any{"measles", 1, dueDay(-5), dueDay(25)})
+		f.due(t, adult, [4]any{"diphtheria", 5, dueDay(-5), dueDay(25)})
+		if r := f.rec.Do("POST", "/api/patients/"+dueItoa(gone)+"/archive", map[string]any{"reason": "Deceased"}); r.Status != http.StatusOK {
 			t.Fatalf("archive: %d %s", r.Status, r.Body)
 		}
 
@@ -187,7 +187,7 @@ func TestDueList(t *testing.T) {
 			{"status=all&band=1-2y", 1},
 			{"status=all&band=2-6y", 0},
 			{"status=due&band=6-18y", 0},
-			{"status=all&before=" + day(35), 5}, // and what falls due within 35 days
+			{"status=all&before=" + dueDay(35), 5}, // and what falls due within 35 days
 		} {
 			if p := f.list(t, f.rec, c.query); len(p.Items) != c.want {
 				t.Errorf("%s: %d rows, want %d (%+v)", c.query, len(p.Items), c.want, p.Items)
@@ -223,15 +223,15 @@ func TestDueList(t *testing.T) {
 	})
 }
 
-func itoa(id int64) string { b, _ := json.Marshal(id); return string(b) }
+func dueItoa(id int64) string { b, _ := json.Marshal(id); return string(b) }
 
 // smsSink is a local SMS gateway that records the texts it got.
-type smsSink struct {
+type dueSMSSink struct {
 	mu    sync.Mutex
 	texts []map[string]string
 }
 
-func (s *smsSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *dueSMSSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var body map[string]string
 	b, _ := io.ReadAll(r.Body)
 	_ = json.Unmarshal(b, &body)
@@ -241,13 +241,13 @@ func (s *smsSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusAccepted)
 }
 
-func (s *smsSink) got() []map[string]string {
+func (s *dueSMSSink) got() []map[string]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]map[string]string(nil), s.texts...)
 }
 
-func decodeQP(data string) string {
+func dueDecodeQP(data string) string {
 	_, body, _ := strings.Cut(strings.ReplaceAll(data, "\r\n", "\n"), "\n\n")
 	b, err := io.ReadAll(quotedprintable.NewReader(strings.NewReader(body)))
 	if err != nil {
@@ -263,22 +263,24 @@ func decodeQP(data string) string {
 func TestDueReminders(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
-		f := newFixture(t, db)
-		byMail := f.child(t, "Mila", born(1, 10), map[string]any{"email": "mila.parent@example.test", "message_language": "ru"})
-		bySMS := f.child(t, "Tam", born(0, 120), map[string]any{"phone": "+7 916 555-12-34", "reminders": "sms"})
-		guarded := f.child(t, "Guard", born(2, 0), nil)
-		nobody := f.child(t, "Nobody", born(3, 0), nil)
-		later := f.child(t, "Later", born(0, 50), map[string]any{"email": "later@example.test"})
-		f.due(t, byMail, [4]any{"measles", 2, day(-2), day(28)}, [4]any{"mumps", 2, day(-2), day(28)})
-		f.due(t, bySMS, [4]any{"polio", 2, day(-30), day(-1)})
-		f.due(t, guarded, [4]any{"diphtheria", 4, day(-1), day(29)})
-		f.due(t, nobody, [4]any{"diphtheria", 4, day(-1), day(29)})
-		f.due(t, later, [4]any{"hepb", 3, day(3), day(30)}) // within the 7 days before
+		f := newDueFixture(t, db)
+		byMail := f.child(t, "Mila", bornAgo(1, 10), map[string]any{"email": "mila.parent@example.test", "message_language": "ru"})
+		bySMS := f.child(t, "Tam", bornAgo(0, 120), map[string]any{"phone": "+7 916 555-12-34", "reminders": "sms"})
+		guarded := f.child(t, "Guard", bornAgo(2, 0), nil)
+		nobody := f.child(t, "Nobody", bornAgo(3, 0), nil)
+		later := f.child(t, "Later", bornAgo(0, 50), map[string]any{"email": "later@example.test"})
+		f.due(t, byMail, [4]any{"measles", 2, dueDay(-2), dueDay(28)}, [4]any{"mumps", 2, dueDay(-2), dueDay(28)})
+		f.due(t, bySMS, [4]any{"polio", 2, dueDay(-30), dueDay(-1)})
+		f.due(t, guarded, [4]any{"diphtheria", 4, dueDay(-1), dueDay(29)})
+		f.due(t, nobody, [4]any{"diphtheria", 4, dueDay(-1), dueDay(29)})
+		f.due(t, later, [4]any{"hepb", 3, dueDay(3), dueDay(30)}) // within the 7 days before
 		if _, err := db.ExecContext(ctx, `INSERT INTO portal_guardians (patient_id, channel, address, created_at) VALUES ($1, 'email', 'guardian@example.test', $2)`,
 			guarded, time.Now().UTC()); err != nil {
 			t.Fatal(err)
 		}
 
+		// The clinic reminds by SMS and e-mail (the automatic pass off for now).
+		saveDueSettings(t, db, map[string]any{"schedules": []string{"who"}, "stocked": []string{}, "reminders": map[string]any{"on": false, "days_before": 7, "channels": []string{"sms", "email"}}})
 		// The nurse may not send messages; the desk may.
 		if r := f.nurse.Do("POST", "/api/immunisation/due/remind", map[string]any{"patient_ids": []int64{byMail}}); r.Status != http.StatusForbidden {
 			t.Fatalf("nurse: %d", r.Status)
@@ -305,7 +307,7 @@ func TestDueReminders(t *testing.T) {
 
 		// The mail server is down at first: nothing is lost, and it goes once it is up.
 		smtp := mailtest.Reserve(t)
-		sink := &smsSink{}
+		sink := &dueSMSSink{}
 		gatewaySrv := httptest.NewServer(sink)
 		defer gatewaySrv.Close()
 		gateway, _ := mail.ParseSMS(gatewaySrv.URL)
@@ -328,7 +330,7 @@ func TestDueReminders(t *testing.T) {
 		}
 		mails := map[string]string{}
 		for _, m := range smtp.Messages() {
-			mails[m.To[0]] = decodeQP(m.Data)
+			mails[m.To[0]] = dueDecodeQP(m.Data)
 		}
 		if len(mails) != 3 || mails["guardian@example.test"] == "" {
 			t.Fatalf("mails to %v", slices.Collect(func(yield func(string) bool) {
@@ -345,15 +347,15 @@ func TestDueReminders(t *testing.T) {
 		}
 
 		// The daily pass: on, it writes what is due and not yet reminded of, once.
-		f.due(t, nobody, [4]any{"diphtheria", 4, day(-1), day(29)})
-		newcomer := f.child(t, "New", born(0, 70), map[string]any{"email": "new@example.test"})
-		f.due(t, newcomer, [4]any{"rotavirus", 2, day(-1), day(29)}, [4]any{"polio", 2, day(40), day(70)})
-		reminders := &immunisation.Reminders{DB: db, Loc: time.UTC}
+		f.due(t, nobody, [4]any{"diphtheria", 4, dueDay(-1), dueDay(29)})
+		newcomer := f.child(t, "New", bornAgo(0, 70), map[string]any{"email": "new@example.test"})
+		f.due(t, newcomer, [4]any{"rotavirus", 2, dueDay(-1), dueDay(29)}, [4]any{"polio", 2, dueDay(40), dueDay(70)})
+		reminders := &immunisation.DueService{DB: db, Loc: time.UTC}
 		if n, err := reminders.Pass(ctx); n != 0 || err != nil {
 			t.Fatalf("pass while off: %d %v", n, err)
 		}
-		saveSettings(t, db, map[string]any{"schedules": []string{"who"}, "reminders": map[string]any{"on": true, "days_before": 7, "channels": []string{"sms", "email"}}})
-		quietFree(t, f)
+		saveDueSettings(t, db, map[string]any{"schedules": []string{"who"}, "stocked": []string{}, "reminders": map[string]any{"on": true, "days_before": 7, "channels": []string{"sms", "email"}}})
+		dueQuietFree(t, f)
 		if n, err := reminders.Pass(ctx); n != 1 || err != nil {
 			t.Fatalf("pass: %d %v", n, err)
 		}
@@ -368,7 +370,7 @@ func TestDueReminders(t *testing.T) {
 }
 
 // quietFree sets the clinic's quiet hours to none, so that the pass runs at any hour.
-func quietFree(t *testing.T, f *fixture) {
+func dueQuietFree(t *testing.T, f *dueFixture) {
 	t.Helper()
 	var set map[string]any
 	f.admin.Do("GET", "/api/settings/patient-messages", nil).JSON(t, &set)
@@ -383,11 +385,11 @@ func quietFree(t *testing.T, f *fixture) {
 func TestRefreshDue(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		ctx := context.Background()
-		f := newFixture(t, db)
-		id := f.child(t, "Forecast", born(0, 75), nil)
+		f := newDueFixture(t, db)
+		id := f.child(t, "Forecast", bornAgo(0, 75), nil)
 		check := func(birth string) {
 			t.Helper()
-			fc := immunisation.Default().Forecast(immunisation.DefaultSchedules, immunisation.Child{BirthDate: birth, Sex: "female"}, []immunisation.Dose{}, []immunisation.Exclusion{}, day(0))
+			fc := immunisation.Default().Forecast(immunisation.DefaultSettings().Schedules, immunisation.Child{BirthDate: birth, Sex: "female"}, []immunisation.Dose{}, []immunisation.Exclusion{}, dueDay(0))
 			want := map[string]string{}
 			for _, r := range fc.Recommendations {
 				if _, seen := want[r.Antigen]; !seen && r.DueOn != "" && (r.Status == "upcoming" || r.Status == "due" || r.Status == "overdue") {
@@ -416,24 +418,24 @@ func TestRefreshDue(t *testing.T) {
 				}
 			}
 		}
-		check(born(0, 75))
+		check(bornAgo(0, 75))
 		var p map[string]any
-		f.rec.Do("GET", "/api/patients/"+itoa(id), nil).JSON(t, &p)
-		p["birth_date"] = born(1, 0)
-		if r := f.rec.Do("PUT", "/api/patients/"+itoa(id), p); r.Status != http.StatusOK {
+		f.rec.Do("GET", "/api/patients/"+dueItoa(id), nil).JSON(t, &p)
+		p["birth_date"] = bornAgo(1, 0)
+		if r := f.rec.Do("PUT", "/api/patients/"+dueItoa(id), p); r.Status != http.StatusOK {
 			t.Fatalf("new birth date: %d %s", r.Status, r.Body)
 		}
-		check(born(1, 0))
+		check(bornAgo(1, 0))
 
 		// A stale row, then a rebuild of everyone: the forecast's rows again, the request gone.
-		f.due(t, id, [4]any{"stale", 1, day(0), day(1)})
+		f.due(t, id, [4]any{"stale", 1, dueDay(0), dueDay(1)})
 		if err := db.Tx(ctx, func(tx *sql.Tx) error { return immunisation.RequestRefreshAll(ctx, tx, time.Now()) }); err != nil {
 			t.Fatal(err)
 		}
 		if n, err := immunisation.RefreshAll(ctx, db); err != nil || n < 1 {
 			t.Fatalf("rebuild: %d %v", n, err)
 		}
-		check(born(1, 0))
+		check(bornAgo(1, 0))
 		var pending int
 		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM immunisation_due_rebuild`).Scan(&pending); err != nil || pending != 0 {
 			t.Fatalf("rebuild left: %d %v", pending, err)

@@ -12,7 +12,7 @@ import (
 
 // DueHandler serves the clinic's due list and its reminders.
 type DueHandler struct {
-	Reminders *Reminders
+	Reminders *DueService
 }
 
 // DueRoutes is the due list's route table.

@@ -36,9 +36,9 @@ const (
 // MaxRemind is the most children one request reminds.
 const MaxRemind = 500
 
-// Reminders writes the reminders of due doses to children's families into the outbox: from
+// DueService writes the reminders of due doses to children's families into the outbox: from
 // the list (Remind) and by the daily pass (Pass).
-type Reminders struct {
+type DueService struct {
 	DB  *database.DB
 	Loc *time.Location
 	// BaseURL is where the booking link points when the clinic has set no public address.
@@ -48,7 +48,7 @@ type Reminders struct {
 	Now     func() time.Time
 }
 
-func (s *Reminders) now() time.Time {
+func (s *DueService) now() time.Time {
 	if s.Now != nil {
 		return s.Now().UTC()
 	}
@@ -56,7 +56,7 @@ func (s *Reminders) now() time.Time {
 }
 
 // Today is the clinic's day now.
-func (s *Reminders) Today() string { return today(s.Loc, s.now()) }
+func (s *DueService) Today() string { return today(s.Loc, s.now()) }
 
 // Skipped is a child no reminder was written for, and why.
 type Skipped struct {
@@ -72,7 +72,7 @@ type RemindResult struct {
 
 // Remind writes, as e's act, one reminder to each child's family naming the doses due (or
 // coming up within the clinic's days before), each dose reminded of once ever.
-func (s *Reminders) Remind(ctx context.Context, e audit.Event, ids []int64) (RemindResult, error) {
+func (s *DueService) Remind(ctx context.Context, e audit.Event, ids []int64) (RemindResult, error) {
 	var v apperr.Validation
 	switch {
 	case len(ids) == 0:
@@ -127,7 +127,7 @@ type dueDose struct {
 }
 
 // remindOne writes child id's reminder inside tx; it answers why none was written ("" when one was).
-func (s *Reminders) remindOne(ctx context.Context, tx *sql.Tx, id int64, set DueSettings, now time.Time, how string, actor int64) (string, error) {
+func (s *DueService) remindOne(ctx context.Context, tx *sql.Tx, id int64, set DueSettings, now time.Time, how string, actor int64) (string, error) {
 	day := today(s.Loc, now)
 	var first string
 	var archived sql.NullTime
@@ -216,7 +216,7 @@ func (s *Reminders) remindOne(ctx context.Context, tx *sql.Tx, id int64, set Due
 			book = base + "/book"
 		}
 	}
-	subject, body := dueMessage(lang, to.channel == mail.SMS, oneLine(clinic.Name), oneLine(clinic.Phone), book, oneLine(first), fresh)
+	subject, body := dueMessage(lang, to.channel == mail.SMS, flatLine(clinic.Name), flatLine(clinic.Phone), book, flatLine(first), fresh)
 	m := mail.Message{Topic: TopicDue, TopicID: id, Channel: to.channel, PatientID: id, To: to.address, Subject: subject, Body: body}
 	if s.CanSend != nil && !s.CanSend(to.channel) {
 		m.Unsendable = map[string]string{mail.Email: "no mail server is set (--smtp-url)", mail.SMS: "no SMS gateway is set (--sms-url)"}[to.channel]
@@ -240,7 +240,7 @@ type reach struct {
 // and its immunisation reminders send by: the child's own record's choice (a child's record
 // usually holds a parent's phone), else a guardian linked to it on the portal (an address, or
 // the guardian's own record and its choice). A record that chose no messages is not written to.
-func (s *Reminders) contactOf(ctx context.Context, tx *sql.Tx, id int64, set DueSettings, msgSet reminder.Settings) (reach, error) {
+func (s *DueService) contactOf(ctx context.Context, tx *sql.Tx, id int64, set DueSettings, msgSet reminder.Settings) (reach, error) {
 	sends := func(channel string) bool {
 		return msgSet.Sends(channel) && slices.Contains(set.Reminders.Channels, channel)
 	}
@@ -338,8 +338,8 @@ func dueMessage(lang string, sms bool, clinic, phone, book, child string, doses 
 	return i18n.T(lang, "immunisation.message.subject", clinic, child), i18n.T(lang, "immunisation.message.email", clinic, child, vaccines, date, how)
 }
 
-// oneLine collapses control characters in a name written into a message to one space.
-func oneLine(s string) string {
+// flatLine collapses control characters in a name written into a message to one space.
+func flatLine(s string) string {
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
 		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
 	}), " ")
@@ -350,7 +350,7 @@ func oneLine(s string) string {
 // messages. It also goes on with a rebuild of the due rows requested and not finished. It
 // returns how many reminders it wrote. The server runs it every PassEvery; a dose is reminded
 // of once ever, so a pass run twice (or on two instances) writes nothing twice.
-func (s *Reminders) Pass(ctx context.Context) (int, error) {
+func (s *DueService) Pass(ctx context.Context) (int, error) {
 	if _, err := RefreshAll(ctx, s.DB); err != nil {
 		return 0, err
 	}
@@ -397,7 +397,7 @@ func (s *Reminders) Pass(ctx context.Context) (int, error) {
 // day within hours of the day's start (after the quiet hours).
 const PassEvery = time.Hour
 
-func (s *Reminders) loc() *time.Location {
+func (s *DueService) loc() *time.Location {
 	if s.Loc == nil {
 		return time.UTC
 	}
@@ -406,7 +406,7 @@ func (s *Reminders) loc() *time.Location {
 
 // pending is the next children (after id after, a batch) with a dose due by the horizon and
 // not yet reminded of.
-func (s *Reminders) pending(ctx context.Context, after int64, until, day string) ([]int64, error) {
+func (s *DueService) pending(ctx context.Context, after int64, until, day string) ([]int64, error) {
 	rows, err := s.DB.QueryContext(ctx, `SELECT DISTINCT d.patient_id FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
 		WHERE d.due_on <= $1 AND (d.latest_on = '' OR d.latest_on >= $2) AND d.patient_id > $3 AND p.archived_at IS NULL AND p.birth_date > $4
 		AND NOT EXISTS (SELECT 1 FROM immunisation_reminders r WHERE r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number)

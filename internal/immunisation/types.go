@@ -22,6 +22,11 @@ type Vaccine struct {
 	Names  map[string]string `json:"-"`
 	Name   string            `json:"name"`
 	Source string            `json:"source"`
+	// Route: how the product is given by default (IM, SC, ID, PO, IN), from its prescribing
+	// information.
+	Route string `json:"route"`
+	// Brands: the product's names on the market, by country (vn, ph, ru, cn), as written there.
+	Brands map[string][]string `json:"brands,omitempty"`
 }
 
 // Dose is a dose on the record as the forecast reads it.
@@ -50,12 +55,14 @@ type Child struct {
 // Evaluation says whether a dose on the record counts for an antigen, and as which dose.
 type Evaluation struct {
 	DoseID     int64  `json:"record_id"`
+	On         string `json:"on"` // the day the dose was given
 	Antigen    string `json:"antigen"`
 	Schedule   string `json:"schedule"`
 	DoseNumber int    `json:"dose_number"` // the dose it counts as; 0 when it does not count
 	Valid      bool   `json:"valid"`
 	// Reason a dose does not count: too_early (under the minimum age), too_close (under the
-	// minimum interval from the dose before), not_needed (the series was complete), expired.
+	// minimum interval from the dose before), too_late (past the maximum age the series ends
+	// at, e.g. rotavirus), not_needed (the series was complete), expired.
 	Reason string `json:"reason,omitempty"`
 }
 
@@ -69,8 +76,9 @@ type Recommendation struct {
 	DueOn      string `json:"due_on,omitempty"`
 	OverdueOn  string `json:"overdue_on,omitempty"`
 	LatestOn   string `json:"latest_on,omitempty"` // past it the dose is no longer given
-	// Status as of the day asked: upcoming (before earliest), due (earliest..overdue),
-	// overdue, complete, aged_out, refused, contraindicated.
+	// Status as of the day asked: upcoming (before the due day; it may be given from
+	// earliest), due (due..overdue), overdue (from overdue to latest), complete, aged_out
+	// (past latest, or it cannot be given by then), refused, contraindicated.
 	Status   string   `json:"status"`
 	Vaccines []string `json:"vaccines"` // catalogue products that give it
 	Source   string   `json:"source"`

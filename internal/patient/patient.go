@@ -162,6 +162,10 @@ type Input struct {
 	Reminders string `json:"reminders"`
 	// MessageLanguage is the language of the patient's messages (Languages); "" the clinic's.
 	MessageLanguage string `json:"message_language"`
+	// GestationWeeks is the gestational age at birth in completed weeks (MinGestationWeeks to
+	// MaxGestationWeeks), nil when not recorded: growth is scored at the corrected age of a
+	// child born before 37 weeks.
+	GestationWeeks *int `json:"gestation_weeks"`
 	// Received, when set, replaces what is kept of another system's record (the FHIR API
 	// sets it); nil keeps it as it is, so that the web app's edits leave it alone.
 	Received *Received `json:"-"`
@@ -206,6 +210,12 @@ var phonePattern = regexp.MustCompile(`^[0-9+()\-. ]*$`)
 
 // MaxAge is how many years back a birth date may lie.
 const MaxAge = 130
+
+// The gestational ages at birth a record may hold, in completed weeks.
+const (
+	MinGestationWeeks = 22
+	MaxGestationWeeks = 44
+)
 
 type checker struct{ v apperr.Validation }
 
@@ -261,6 +271,9 @@ func (in *Input) Clean(today time.Time) error {
 		c.v.Add("birth_date", "validation.date_future")
 	} else if d.Before(today.AddDate(-MaxAge, 0, 0)) {
 		c.v.Add("birth_date", "validation.date_too_old")
+	}
+	if g := in.GestationWeeks; g != nil && (*g < MinGestationWeeks || *g > MaxGestationWeeks) {
+		c.v.Add("gestation_weeks", "patient.gestation_weeks")
 	}
 	c.choice("civil_status", in.CivilStatus, CivilStatuses)
 	c.phone("phone", in.Phone)

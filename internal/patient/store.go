@@ -66,18 +66,23 @@ func (s *Store) today() time.Time {
 const patientColumns = `p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.birth_date_estimated,
 	p.civil_status, p.phone, p.email, p.address, p.occupation, p.referred_by, p.blood_type, p.remarks, p.history,
 	p.emergency_contact, p.photo_file_id IS NOT NULL, p.archived_at, p.archive_reason, p.created_at, p.updated_at, p.version, p.received,
-	p.reminders, p.message_language`
+	p.reminders, p.message_language, p.gestation_weeks`
 
 func scanPatient(row interface{ Scan(...any) error }) (Patient, error) {
 	var p Patient
 	var history, contact, received string
 	var archivedAt sql.NullTime
+	var gestation sql.NullInt64
 	err := row.Scan(&p.ID, &p.MRN, &p.FirstName, &p.MiddleName, &p.LastName, &p.Sex, &p.BirthDate, &p.BirthDateEstimated,
 		&p.CivilStatus, &p.Phone, &p.Email, &p.Address, &p.Occupation, &p.ReferredBy, &p.BloodType, &p.Remarks, &history,
 		&contact, &p.HasPhoto, &archivedAt, &p.ArchiveReason, &p.CreatedAt, &p.UpdatedAt, &p.Version, &received,
-		&p.Reminders, &p.MessageLanguage)
+		&p.Reminders, &p.MessageLanguage, &gestation)
 	if err != nil {
 		return p, err
+	}
+	if gestation.Valid {
+		g := int(gestation.Int64)
+		p.GestationWeeks = &g
 	}
 	if err := json.Unmarshal([]byte(received), &p.Received); err != nil {
 		return p, fmt.Errorf("patient %d received: %w", p.ID, err)
@@ -317,16 +322,16 @@ func insert(ctx context.Context, tx database.Querier, engine database.Engine, no
 	tokens := textsearch.Tokens(in.FirstName, in.MiddleName, in.LastName)
 	args := []any{mrn, textsearch.Digits(mrn), in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus,
 		in.Phone, textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
-		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actor, textsearch.PhoneKey(in.Phone), in.Reminders, in.MessageLanguage}
+		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, actor, textsearch.PhoneKey(in.Phone), in.Reminders, in.MessageLanguage, gestationArg(in.GestationWeeks)}
 	termsColumn, termsValue := "", ""
 	if engine == database.Postgres {
-		termsColumn, termsValue = ", search_terms", ", $27"
+		termsColumn, termsValue = ", search_terms", ", $28"
 		args = append(args, textsearch.PrefixTerms(tokens))
 	}
 	p, err := scanPatient(tx.QueryRowContext(ctx, `INSERT INTO patients (mrn, mrn_digits, first_name, middle_name, last_name, sex, birth_date,
 		birth_date_estimated, civil_status, phone, phone_digits, email, address, occupation, referred_by, blood_type, remarks,
-		history, emergency_contact, name_key, sort_name, created_at, created_by, updated_at, updated_by, phone_key, version, reminders, message_language`+termsColumn+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23, $24, 1, $25, $26`+termsValue+`)
+		history, emergency_contact, name_key, sort_name, created_at, created_by, updated_at, updated_by, phone_key, version, reminders, message_language, gestation_weeks`+termsColumn+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23, $24, 1, $25, $26, $27`+termsValue+`)
 		RETURNING `+returning, args...))
 	if err != nil {
 		return Patient{}, fmt.Errorf("insert patient: %w", err)
@@ -408,11 +413,11 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 		birth_date = $5, birth_date_estimated = $6, civil_status = $7, phone = $8, phone_digits = $9, email = $10,
 		address = $11, occupation = $12, referred_by = $13, blood_type = $14, remarks = $15, history = $16,
 		emergency_contact = $17, name_key = $18, sort_name = $19, updated_at = $20, updated_by = $21, phone_key = $24,
-		reminders = $25, message_language = $26, version = version + 1 WHERE id = $22 AND version = $23`,
+		reminders = $25, message_language = $26, gestation_weeks = $27, version = version + 1 WHERE id = $22 AND version = $23`,
 		in.FirstName, in.MiddleName, in.LastName, in.Sex, in.BirthDate, in.BirthDateEstimated, in.CivilStatus, in.Phone,
 		textsearch.Digits(in.Phone), in.Email, in.Address, in.Occupation, in.ReferredBy, in.BloodType, in.Remarks, history, contact,
 		NameKey(in.FirstName, in.MiddleName, in.LastName), SortName(in.FirstName, in.MiddleName, in.LastName), now, e.Actor(), id, version,
-		textsearch.PhoneKey(in.Phone), in.Reminders, in.MessageLanguage)
+		textsearch.PhoneKey(in.Phone), in.Reminders, in.MessageLanguage, gestationArg(in.GestationWeeks))
 	if err != nil {
 		return fmt.Errorf("update patient: %w", err)
 	}
@@ -626,4 +631,12 @@ func AfterRestore(ctx context.Context, q database.Querier, engine database.Engin
 		}
 	}
 	return nil
+}
+
+// gestationArg is the gestational age as a query argument: NULL when not recorded.
+func gestationArg(g *int) any {
+	if g == nil {
+		return nil
+	}
+	return *g
 }

@@ -61,6 +61,22 @@ type Item struct {
 	// stay with the line and are printed nowhere.
 	OverrideReason string   `json:"override_reason"`
 	Overrides      []string `json:"overrides"`
+	// A dose by weight (issue 59, item 6); absent on a line dosed otherwise.
+	ByWeight *ByWeight `json:"by_weight,omitempty"`
+}
+
+// ByWeight is how a line's dose was worked out from the child's weight: MgPerKg the
+// prescriber chose; DoseMg a dose (mg/kg × the weight, as measurable); DosesPerDay how many a
+// day; Indication the dose table's row (empty: any). WeightKg and WeightOn are the weight it
+// was worked from and the day it was measured: the server sets them, from the patient's
+// latest recorded weight, when the line is saved.
+type ByWeight struct {
+	MgPerKg     float64 `json:"mg_per_kg"`
+	DoseMg      float64 `json:"dose_mg"`
+	DosesPerDay int     `json:"doses_per_day"`
+	Indication  string  `json:"indication"`
+	WeightKg    float64 `json:"weight_kg"`
+	WeightOn    string  `json:"weight_on"`
 }
 
 // empty reports whether a line holds nothing the prescriber typed.
@@ -176,6 +192,7 @@ func checkItems(lang string, items []Item, v *apperr.Validation) []Item {
 		if utf8.RuneCountInString(it.OverrideReason) > maxReasonLength {
 			v.Add(field("override_reason"), "validation.too_long")
 		}
+		checkByWeight(it.ByWeight, field, v)
 	}
 	return out
 }
@@ -308,7 +325,7 @@ func (a *Amount) UnmarshalJSON(b []byte) error {
 
 // CheckLines tidies and checks lines as a new prescription's are checked (an order set keeps
 // lines so); none is no error here. An override reason, which belongs to one patient's
-// findings, is not kept.
+// findings, is not kept, nor a dose by weight's dose and weight.
 func CheckLines(lang string, items []Item) ([]Item, error) {
 	if len(items) == 0 {
 		return []Item{}, nil
@@ -317,6 +334,9 @@ func CheckLines(lang string, items []Item) ([]Item, error) {
 	out := checkItems(lang, items, &v)
 	for i := range out {
 		out[i].OverrideReason, out[i].Overrides = "", []string{}
+		if b := out[i].ByWeight; b != nil { // mg/kg is the set's; a dose and a weight are one child's
+			b.DoseMg, b.WeightKg, b.WeightOn = 0, 0, ""
+		}
 	}
 	return out, v.Err()
 }

@@ -94,6 +94,8 @@ type Finding struct {
 	Action    string `json:"action,omitempty"`
 	Mechanism string `json:"mechanism,omitempty"`
 	Source    string `json:"source,omitempty"`
+	// Dosing holds the numbers of a dose-by-weight finding (safety_weight.go).
+	Dosing *DoseFacts `json:"dosing,omitempty"`
 	// The other line (0-based) or prescription of a duplicate or an interaction.
 	OtherLine         *int   `json:"other_line,omitempty"`
 	OtherPrescription *int64 `json:"other_prescription_id,omitempty"`
@@ -240,6 +242,8 @@ func allergyFinding(m catalogue.AllergyMatch, d describer) Finding {
 	switch m.Kind {
 	case "substance":
 		f.Kind, f.Substance = FindAllergy, d.substance(m.Key)
+	case "excipient": // gelatin of a capsule shell, soya oil
+		f.Kind, f.Substance = FindAllergy, d.drugs.ComponentName(m.Key, d.lang)
 	case "unrecognised":
 		f.Kind, f.Substance, f.Unrecognised = FindAllergy, m.Key, true
 	case "class":
@@ -686,7 +690,7 @@ type reader struct {
 }
 
 func (r *reader) line(it Item) (lineDrugs, error) {
-	var ingredients []string
+	var ingredients, excipients []string
 	var atc, form string
 	text := it.Medicine
 	if it.MedicineID != nil {
@@ -701,9 +705,12 @@ func (r *reader) line(it Item) (lineDrugs, error) {
 		ingredients, atc = catalogue.Ingredients(m.Ingredients), m.ATC
 		text += " " + m.GenericName
 		form = m.Form
+		excipients = catalogue.ExcipientsOf(m)
 	}
+	// what the entry is known to hold besides its substances (a gelatin capsule shell)
+	profile := r.drugs.Line(text, ingredients, atc).WithExcipients(excipients)
 	return lineDrugs{medicine: it.Medicine, medicineID: it.MedicineID, supply: itemSupply(it), prn: asNeeded(it), local: localUse(it, form),
-		oral: oralUse(it, form), canisters: canisters(it), Profile: r.drugs.Line(text, ingredients, atc)}, nil
+		oral: oralUse(it, form), canisters: canisters(it), Profile: profile}, nil
 }
 
 // durationPattern reads a line's duration as written in any of the languages: "7 days",
@@ -858,6 +865,11 @@ func (s *Store) findings(ctx context.Context, q database.Querier, patientID, exc
 	}
 	in.now, in.loc = s.now(), s.Loc
 	out := check(in, describer{drugs: r.drugs, lang: lang})
+	c, err := s.readChild(ctx, q, patientID)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, weightFindings(c, items, in.lines, r)...)
 	acknowledge(out, items)
 	return out, nil
 }
@@ -876,12 +888,16 @@ type CheckResult struct {
 	Allergies     []patient.Allergy `json:"allergies"`
 	AllergyStatus string            `json:"allergy_status,omitempty"`
 	Findings      []Finding         `json:"findings"`
+	// Weight is the patient's latest recorded weight (null: none), and Doses each line's rows
+	// of the dose table by weight (safety_weight.go).
+	Weight *WeightFacts `json:"weight"`
+	Doses  []LineDoses  `json:"doses"`
 }
 
 // Check checks lines being written, before they are saved: for the patient of the
 // appointment, of the prescription, or named.
 func (s *Store) Check(ctx context.Context, in CheckInput, lang string) (CheckResult, error) {
-	res := CheckResult{Allergies: []patient.Allergy{}, Findings: []Finding{}}
+	res := CheckResult{Allergies: []patient.Allergy{}, Findings: []Finding{}, Doses: []LineDoses{}}
 	var v apperr.Validation
 	items := checkItemsLoosely(in.Items, &v)
 	if err := v.Err(); err != nil {
@@ -922,6 +938,9 @@ func (s *Store) Check(ctx context.Context, in CheckInput, lang string) (CheckRes
 	f, err := s.findings(ctx, s.DB, pid, except, items, facts, lang)
 	res.Findings = f
 	if err != nil {
+		return res, err
+	}
+	if res.Weight, res.Doses, err = s.dosing(ctx, pid, items); err != nil {
 		return res, err
 	}
 	// the reliever prompt speaks of asthma or of COPD as the visit's diagnoses say (M3)

@@ -200,6 +200,11 @@ func (s *Store) settle(ctx context.Context, tx *sql.Tx, patientID *int64, except
 	if patientID != nil {
 		pid = *patientID
 	}
+	c, err := s.readChild(ctx, tx, pid)
+	if err != nil {
+		return err
+	}
+	stampWeights(c, items)
 	findings, err := s.findings(ctx, tx, pid, except, items, nil, lang)
 	if err != nil {
 		return err

@@ -162,6 +162,7 @@ var requiredAccess = map[string]string{
 	"GET /api/appointments/{id}/orders":             "record results or review results or write diagnosis",
 	"GET /api/patients/{id}/orders":                 "record results or review results or write diagnosis",
 	"GET /api/patients/{id}/vitals":                 "record vitals or write diagnosis",
+	"GET /api/patients/{id}/growth":                 "record vitals or write diagnosis",
 	"GET /api/patients/{id}/trend":                  "record results or review results or write diagnosis",
 	"GET /api/lab-orders/overdue":                   "record results or review results or write diagnosis",
 	"GET /api/results/misfiled":                     "record results or review results or write diagnosis",
@@ -217,6 +218,16 @@ var requiredAccess = map[string]string{
 	"POST /api/patients/{id}/current-medicines/kept-pairs/review-again": "write prescription",
 	"POST /api/prescriptions/{id}/lines/{line}/stop":                    "write prescription or record vitals",
 	"POST /api/patients/{id}/current-medicines/none":                    "write prescription or record vitals",
+
+	// Issue 59: the immunisation record (a patient's routes need view patient too, asked inside).
+	"GET /api/immunisation/catalogue":               "record immunisations or write diagnosis or record vitals",
+	"GET /api/patients/{id}/immunisations":          "record immunisations or write diagnosis or record vitals",
+	"POST /api/patients/{id}/immunisations":         "record immunisations",
+	"POST /api/patients/{id}/immunisations/check":   "record immunisations",
+	"POST /api/immunisations/{id}/entered-in-error": "record immunisations",
+	"POST /api/immunisations/{id}/reactions":        "record immunisations",
+	"GET /api/immunisation/settings":                "manage settings",
+	"PUT /api/immunisation/settings":                "manage settings",
 
 	"GET /api/get-profile":                 "logged-in",
 	"PATCH /api/update-profile":            "logged-in",
@@ -447,6 +458,15 @@ var requiredAccess = map[string]string{
 	"GET /fhir/R4/MedicationStatement/{id}/_history/{vid}": "write prescription or write diagnosis or record vitals",
 	"GET /fhir/R4/MedicationStatement/{id}/_history":       "write prescription or write diagnosis or record vitals",
 	"GET /fhir/R4/MedicationStatement/_history":            "write prescription or write diagnosis or record vitals",
+	"GET /fhir/R4/Immunization":                            "record immunisations or write diagnosis or record vitals",
+	"POST /fhir/R4/Immunization/_search":                   "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/Immunization/{id}":                       "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/Immunization/{id}/_history/{vid}":        "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/Immunization/{id}/_history":              "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/Immunization/_history":                   "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/ImmunizationRecommendation":              "record immunisations or write diagnosis or record vitals",
+	"POST /fhir/R4/ImmunizationRecommendation/_search":     "record immunisations or write diagnosis or record vitals",
+	"GET /fhir/R4/ImmunizationRecommendation/{id}":         "record immunisations or write diagnosis or record vitals",
 }
 
 // ownerOnly routes act on user {id}: that user's own, or anyone's for an admin.

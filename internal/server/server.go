@@ -35,6 +35,7 @@ import (
 	"emr/internal/document"
 	"emr/internal/feereport"
 	"emr/internal/fhir"
+	"emr/internal/growth"
 	"emr/internal/httpjson"
 	"emr/internal/i18n"
 	"emr/internal/immunisation"
@@ -229,6 +230,9 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&result.Handler{Store: results, MaxReport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&catalogue.Handler{Store: codes, MaxImport: int64(cfg.AttachmentMaxMB) << 20, Progress: importProgress(publisher)}).Routes(),
 		(&prescription.Handler{Store: prescriptions}).Routes(),
+		(&immunisation.Handler{Store: st.Immunisations}).Routes(),
+
+		(&growth.Handler{DB: db, Patients: st.Patients, Loc: loc}).Routes(),
 		(&charting.Handler{Store: st.Charting}).Routes(),
 		(&billing.Handler{Store: fees, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&feereport.Handler{Reports: &feereport.Reports{DB: db, Fees: fees, Loc: loc}}).Routes(),

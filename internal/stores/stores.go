@@ -68,8 +68,9 @@ type Set struct {
 	Booking       *booking.Store
 	Portal        *portal.Store
 	Dashboard     *dashboard.Store
+	Immunisations *immunisation.Store
 	// DueReminders write the reminders of the immunisation due list (issue 59).
-	DueReminders *immunisation.Reminders
+	DueReminders *immunisation.DueService
 }
 
 // New builds every store on db for clinic c, each handed the others it reads and the hooks
@@ -106,17 +107,30 @@ func New(db *database.DB, c Clinic) *Set {
 		Release: s.Releases}
 	s.Documents.PortalCode = s.Portal.PrintedCode // a printed visit summary may carry a portal code
 	s.Dashboard = &dashboard.Store{DB: db, Codes: s.Codes, Loc: loc}
+	// The immunisation check reads the medicines taken now (immunisation does not import
+	// prescription: prescribing reads immunisation's settings).
+	s.Immunisations = &immunisation.Store{DB: db, Loc: loc, Medicines: currentMedicines}
 	// A child's due vaccines hang on the birth date: its rows are rebuilt on registration and
 	// on a new birth date, by every writer (the commands' too).
 	immunisation.DueLoc = loc
 	s.Patients.BirthDateChanged = immunisation.RefreshDue
-	s.DueReminders = &immunisation.Reminders{DB: db, Loc: loc, BaseURL: c.BaseURL, CanSend: s.Messages.CanSend}
+	s.DueReminders = &immunisation.DueService{DB: db, Loc: loc, BaseURL: c.BaseURL, CanSend: s.Messages.CanSend}
 	if c.Tell {
 		s.Appointments.Changed = s.Messages.Changed
 		s.Patients.ReachChanged = s.Messages.PatientChanged
 		s.Patients.SignInChanged = s.Portal.SignInChanged
 	}
 	return s
+}
+
+// currentMedicines are a patient's current medicines with their codes, for the immunisation check.
+func currentMedicines(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]immunisation.CurrentMedicine, error) {
+	list, err := prescription.CurrentCodes(ctx, q, patientID, now)
+	out := make([]immunisation.CurrentMedicine, len(list))
+	for i, m := range list {
+		out[i] = immunisation.CurrentMedicine{Medicine: m.Medicine, ATC: m.ATC}
+	}
+	return out, err
 }
 
 // visitOrders reads a visit's lab orders for the desk's bill (billing knows no results table).

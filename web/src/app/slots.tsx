@@ -7,6 +7,7 @@ import { Spin } from '../light/Spin'
 import * as charting from '../features/charting'
 import * as documents from '../features/documents'
 import * as fees from '../features/fees'
+import * as growth from '../features/growth'
 import * as prescriptions from '../features/prescriptions'
 import * as release from '../features/release'
 import * as results from '../features/results'
@@ -24,13 +25,14 @@ const VisitOrderSet = lazy(charting.VisitOrderSet)
 const VisitBill = lazy(fees.VisitBill)
 const PatientBills = lazy(fees.PatientBills)
 const PatientRelease = lazy(release.PatientRelease)
+const PatientGrowth = lazy(growth.PatientGrowth)
 
 /**
  * The parts the chart and the visit show through slots, fetched with their screen's own code
  * (app/routing/table.tsx) rather than after it has drawn: a navigation then waits for the
  * parts' data, not for their code and then their data in turn.
  */
-export const chartParts = [prescriptions.PatientMedicines, prescriptions.PatientPrescriptions, results.PatientResults, documents.DocumentsCard, release.PatientRelease, fees.PatientBills]
+export const chartParts = [prescriptions.PatientMedicines, prescriptions.PatientPrescriptions, growth.PatientGrowth, results.PatientResults, documents.DocumentsCard, release.PatientRelease, fees.PatientBills]
 export const visitParts = [prescriptions.VisitPrescriptions, prescriptions.VisitMedicines, results.VisitResults, documents.DocumentsCard, fees.VisitBill]
 
 export const slots: Slots = {
@@ -77,6 +79,11 @@ export const slots: Slots = {
   visitResults: (props) => (
     <Suspense fallback={<Spin />}>
       <VisitResults {...props} />
+    </Suspense>
+  ),
+  patientGrowth: (props) => (
+    <Suspense fallback={<Spin />}>
+      <PatientGrowth {...props} />
     </Suspense>
   ),
   patientResults: (props) => (

@@ -4,6 +4,7 @@ import { formatDay } from '../lib/time'
 import { labelOf, severityLabel } from '../lib/labels'
 import { Alert } from '../light/Alert'
 import { Tag } from '../light/Tag'
+import { doseFindingText } from './doseFindingText'
 import styles from './MedicineSafety.module.css'
 
 /** A safety finding of a prescription line (an allergy, duplicate therapy, an interaction), as the server checks it. */
@@ -28,6 +29,8 @@ export function useFindingText() {
     const taken =
       f.other_source &&
       (f.other_stopped_on ? t('rx.safety.takenStopped', { stopped: formatDay(f.other_stopped_on), count: f.active_weeks ?? 1, source }) : t('rx.safety.taken', { date, source }))
+    const dose = doseFindingText(f, t, i18n.language) // a dose by weight (issue 59)
+    if (dose) return dose
     switch (f.kind) {
       case 'allergy':
         if (f.unrecognised) return t('rx.safety.unrecognised', { allergy, substance: f.substance })
@@ -87,6 +90,7 @@ function relieverText(f: Finding, t: (key: string, args?: Record<string, unknown
 function tagKey(f: Finding) {
   if (f.kind === 'interaction') return `rx.safety.tag.${f.severity === 'contraindicated' ? 'contraindicated' : f.severity === 'major' ? 'major' : 'moderate'}`
   if (f.tier === 'low') return 'rx.safety.tag.caution'
+  if (f.dosing) return 'rx.safety.doseTag'
   if (f.kind === 'duplicate' || f.kind === 'duplicate_recent' || f.kind === 'duplicate_taken') return 'rx.safety.tag.duplicate'
   return f.tier === 'hard' ? 'rx.safety.tag.allergy' : 'rx.safety.tag.avoid'
 }
@@ -123,7 +127,7 @@ export function LineFindings({ findings, title }: { findings: Finding[]; title?:
               <li key={f.key} data-tier={f.tier}>
                 <TierTag f={f} />
                 {text(f)}
-                {f.kind === 'interaction' && f.source && (
+                {(f.kind === 'interaction' || f.dosing) && f.source && (
                   <div className={styles.source}>
                     {t('rx.safety.source', { source: '' })}
                     {/* The shipped rules cite English sources; a clinic's rule is in its own words. */}

@@ -661,6 +661,10 @@ export type paths = {
     /** Liveness and database reachability. */
     get: operations["getHealth"];
   };
+  "/api/immunisation/catalogue": {
+    /** The vaccine catalogue (products with CVX, ATC, live, antigens and components), antigens, schedules, the sites, routes and reactions offered, and the clinic's schedules and stocked vaccines. */
+    get: operations["getImmunisationCatalogue"];
+  };
   "/api/immunisation/due": {
     /** The clinic's immunisation due list (issue 59): each child's next dose per antigen, due or overdue as of the clinic's today, in pages by key (due day, child, antigen); archived patients and adults (18 and over) left out. Needs view patient too. */
     get: operations["getImmunisationDue"];
@@ -668,6 +672,30 @@ export type paths = {
   "/api/immunisation/due/remind": {
     /** Write a reminder to each selected child's family (the child's record's channel, else a portal guardian's) into the outbox, topic immunisation.due, naming the doses due or coming up within the clinic's days before; a child, antigen and dose is reminded of once ever. Audited. */
     post: operations["postImmunisationDueRemind"];
+  };
+  "/api/immunisation/settings": {
+    /** The clinic's immunisation settings: schedules, stocked vaccines, parents' reminders, how old a weight may be for a dose by weight. */
+    get: operations["getImmunisationSettings"];
+    /** Change the immunisation settings; send the version read (audited; the due list follows a change of schedules). */
+    put: operations["putImmunisationSettings"];
+  };
+  "/api/immunisations/{id}/entered-in-error": {
+    /** Mark a record entered in error with a reason, at the version read; it stays on the record, marked. Audited. */
+    post: operations["postImmunisationsByIdEnteredInError"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/immunisations/{id}/reactions": {
+    /** Record an adverse event following immunisation against a dose (given here or elsewhere, not entered in error), beginning on or after the dose's day. Audited. */
+    post: operations["postImmunisationsByIdReactions"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
   };
   "/api/lab-analytes": {
     /** Every analyte of the results catalogue with its labels in the four languages, limits, entry units and ranges, by code. */
@@ -1015,9 +1043,38 @@ export type paths = {
       };
     };
   };
+  "/api/patients/{id}/growth": {
+    /** A child's growth on the WHO Child Growth Standards (0-5 years) and the WHO Growth Reference 2007 (5-19 years): every weight, length/height and head circumference measured at a completed or signed visit (vitals copied forward from an earlier visit are not read twice), with z-scores and percentiles per indicator, the WHO cut-off flags, and the -3, -2, 0, +2, +3 SD curves over the child's ages. Needs view patient besides the permission below (403 without it). Audited as a read of the patient. */
+    get: operations["getPatientGrowth"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/patients/{id}/immunisation-card": {
     /** Issue the child's immunisation card (a document of kind immunisation_card, number IC-YYYY-NNNNNN, QR-verifiable) from the clinic's template in the language on the paper asked for: the valid doses and the next ones due. Needs view patient too. */
     post: operations["postPatientsImmunisationCard"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/immunisations": {
+    /** A patient's immunisation record (entered in error included, marked), the reactions after a dose, and the forecast by the clinic's schedules as of today in the clinic's time zone. Needs view patient too. The read is audited. */
+    get: operations["getPatientsByIdImmunisations"];
+    /** Record a dose given here (given_by: the caller; checked for safety), a dose given elsewhere (with its source), a refusal or a contraindication (with an antigen and a reason). A dose given here with safety findings is refused (422 immunisation.needs_override, with the findings) unless override_reason is given; one whose lot had expired on the day is refused outright. Audited. */
+    post: operations["postPatientsByIdImmunisations"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/immunisations/check": {
+    /** Check a dose about to be given: live vaccine and pregnancy or immunosuppression, components and allergies, contraindicated or refused antigens, too early or too close by the forecast, an expired lot, the same vaccine the same day. Needs view patient too. Audited as a read. */
+    post: operations["postPatientsByIdImmunisationsCheck"];
     parameters: {
       path: {
         id: number;
@@ -1716,7 +1773,7 @@ export type paths = {
     get: operations["getSmartConfiguration"];
   };
   "/fhir/R4/$export": {
-    /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, MedicationStatement, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+    /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, MedicationStatement, DocumentReference, Immunization, ImmunizationRecommendation, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
     get: operations["exportFhirSystem"];
     /** The same kick-off with its parameters in a Parameters body (and/or the query), as the Bulk Data IG's POST; patient is refused at this level. */
     post: operations["exportFhirSystemPost"];
@@ -2022,6 +2079,63 @@ export type paths = {
       };
     };
   };
+  "/fhir/R4/Immunization": {
+    /** Search Immunization (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): each record of the immunisation record, id the record's: a dose given here or elsewhere (primarySource false, reportOrigin), a refusal or contraindication (status not-done, statusReason PATOBJ or MEDPREC), entered-in-error. Parameters: patient, date (occurrence), status, vaccine-code (CVX or ATC). _include Immunization:patient and Immunization:performer. Every error is an OperationOutcome. */
+    get: operations["searchFhirImmunization"];
+  };
+  "/fhir/R4/Immunization/_history": {
+    /** Every kept version of every Immunization, newest first (a history Bundle; _since, _count, next links); none are kept yet. */
+    get: operations["typeHistoryFhirImmunization"];
+  };
+  "/fhir/R4/Immunization/_search": {
+    /** Search Immunization by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+    post: operations["searchFhirImmunizationByPost"];
+  };
+  "/fhir/R4/Immunization/{id}": {
+    /** Read one Immunization, with ETag W/"<versionId>". */
+    get: operations["readFhirImmunization"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Immunization/{id}/_history": {
+    /** The versions of one Immunization (its current one: the record keeps no earlier versions), as a history Bundle. */
+    get: operations["historyFhirImmunization"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
+  "/fhir/R4/Immunization/{id}/_history/{vid}": {
+    /** Read version {vid} of an Immunization: the record keeps no earlier versions, so only its current one is found (others 404). */
+    get: operations["vreadFhirImmunization"];
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+  };
+  "/fhir/R4/ImmunizationRecommendation": {
+    /** Search ImmunizationRecommendation (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): each patient's forecast, worked out when read against the clinic's schedules (id the patient's; none for a patient the forecast says nothing of): per antigen the next dose, its forecastStatus and its dates (LOINC 30981-5, 30980-7, 59778-1, 59777-3). Parameters: patient. Every error is an OperationOutcome. */
+    get: operations["searchFhirImmunizationRecommendation"];
+  };
+  "/fhir/R4/ImmunizationRecommendation/_search": {
+    /** Search ImmunizationRecommendation by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both; answered as the GET search of them all. Any other body is 415. */
+    post: operations["searchFhirImmunizationRecommendationByPost"];
+  };
+  "/fhir/R4/ImmunizationRecommendation/{id}": {
+    /** Read one patient's forecast as an ImmunizationRecommendation (id the patient's), worked out now; it keeps no versions. 404 when the forecast says nothing of the patient. */
+    get: operations["readFhirImmunizationRecommendation"];
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+  };
   "/fhir/R4/Location": {
     /** Search Location (a searchset Bundle; _id, _lastUpdated, _count, _sort, _total). The clinic's premises (Location/clinic): name, address, phone from the clinic's settings, managingOrganization Organization/clinic. Every error is an OperationOutcome. */
     get: operations["searchFhirLocation"];
@@ -2147,7 +2261,7 @@ export type paths = {
     get: operations["getFhirMetadata"];
   };
   "/fhir/R4/Observation": {
-    /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs (to who may read vitals) and laboratory results (to who may read results) per the R4 profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. What the caller may not read (a category) is left out and named in an outcome entry; asking only for such a category is 403. Every error is an OperationOutcome. */
+    /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs (to who may read vitals) and laboratory results (to who may read results) per the R4 profiles (LOINC, UCUM; blood pressure as the 85354-9 panel; a child's head circumference 9843-4 and BMI percentile for age and sex 59576-9, in %, on the WHO tables): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. What the caller may not read (a category) is left out and named in an outcome entry; asking only for such a category is 403. Every error is an OperationOutcome. */
     get: operations["searchFhirObservation"];
     /** Record a vital sign (LOINC 85354-9 blood pressure with both components, 8867-4, 9279-1, 8310-5, 2708-6, 29463-7, 8302-2; BMI is computed) into its visit (encounter), whose patient it must name: the visit's ranges and state apply; [lb_av], [in_i], [degF] and g/m are converted to the units kept. Vitals copied forward from an earlier visit are replaced, never kept as measured now. */
     post: operations["createFhirObservation"];
@@ -2275,7 +2389,7 @@ export type paths = {
     };
   };
   "/fhir/R4/Patient/{id}/$everything": {
-    /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions, current medicines (MedicationStatement) and documents — the types the caller may read; the others are named in an outcome entry. */
+    /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions, current medicines (MedicationStatement), documents, immunisations (Immunization) and the forecast (ImmunizationRecommendation) — the types the caller may read; the others are named in an outcome entry. */
     get: operations["everythingFhirPatient"];
     parameters: {
       path: {
@@ -2919,6 +3033,17 @@ export type components = {
       /** @description HH:MM, the clinic's time. */
       to: string;
     };
+    /** @description A line's dose worked out from the child's weight (issue 59). weight_kg and weight_on are set by the server on save, from the patient's latest recorded weight (what is sent is ignored). */
+    ByWeight: {
+      /** @description The dose in mg (0: mg/kg × the weight, worked out by the server). */
+      dose_mg: number;
+      doses_per_day: number;
+      /** @description The dose table's row (pain_fever, infection, pneumonia, asthma); empty: any. */
+      indication: string;
+      mg_per_kg: number;
+      weight_kg: number;
+      weight_on: string;
+    };
     CashUp: {
       /** @description A drawer of the caller's is open and not yet counted: its cash figures are null and the day's cash is left out of rows, methods and total until she counts it. */
       blind: boolean;
@@ -3307,6 +3432,22 @@ export type components = {
       updated_at?: string;
       version?: number;
     };
+    /** @description The numbers of a dose-by-weight finding (absent when not known). */
+    DoseFacts: {
+      age_months?: number;
+      day_mg?: number;
+      dose_mg?: number;
+      indication?: string;
+      limit_days?: number;
+      max_day_mg?: number;
+      max_dose_mg?: number;
+      mg_per_kg?: number;
+      min_age_months?: number;
+      min_weight_kg?: number;
+      weight_age_days?: number;
+      weight_kg?: number;
+      weight_on?: string;
+    };
     /** @description One cashier's shift at the till. Only cash enters the drawer: drawer_cash = opening_float + cash_received − cash_refunded (as it stood when counted, once closed); other methods are listed apart, net. */
     Drawer: {
       /** @description The supervisor (never the drawer's cashier) who acknowledged at the close a first-count difference over the clinic's limit, or a close count other than the first; empty when none was needed. */
@@ -3397,6 +3538,232 @@ export type components = {
       /** @description A lab's report moved here from another patient's record with the values refiled to this patient (amended): named neutrally, marked, never deleted; it may still show the other patient's details. */
       refiled: boolean;
       size: number;
+    };
+    /** @description By indicator: wfa weight-for-age, lhfa length/height-for-age, wfl weight-for-length/height, hcfa head circumference-for-age, bfa BMI-for-age; null where it does not apply. */
+    GrowthScores: {
+      bfa: number | null;
+      hcfa: number | null;
+      lhfa: number | null;
+      wfa: number | null;
+      wfl: number | null;
+    };
+    ImmunisationCatalogue: {
+      antigens: {
+          key: string;
+          name: string;
+        }[];
+      clinic: {
+        schedules: string[];
+        stocked: string[];
+      };
+      reactions: ("fever" | "local" | "rash" | "persistent_crying" | "seizure" | "hhe" | "anaphylaxis" | "other")[];
+      routes: ("IM" | "SC" | "ID" | "PO" | "IN")[];
+      schedules: {
+          country: string;
+          key: string;
+          name: string;
+          source: string;
+        }[];
+      sites: ("left_thigh" | "right_thigh" | "left_arm" | "right_arm" | "oral" | "intranasal" | "left_buttock" | "right_buttock")[];
+      vaccines: components["schemas"]["ImmunisationVaccine"][];
+    };
+    ImmunisationFinding: {
+      antigen?: string;
+      /** @enum {string} */
+      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today";
+      /** @description In the caller's language. */
+      message: string;
+      /** @enum {string} */
+      severity: "stop" | "warn";
+      /** @description The component, named in the caller's language. */
+      substance?: string;
+      vaccine: string;
+    };
+    ImmunisationFindings: {
+      /** @description immunisation.needs_override on a refused dose. */
+      code?: string;
+      error?: string;
+      findings: components["schemas"]["ImmunisationFinding"][];
+    };
+    ImmunisationInput: {
+      /** @description Required for refused and contraindicated. */
+      antigen?: string;
+      appointment_id?: number | null;
+      dose_number?: number | null;
+      /** Format: date */
+      expiry?: string;
+      /** @enum {string} */
+      kind: "given" | "elsewhere" | "refused" | "contraindicated";
+      /** @description Required for a dose given here. */
+      lot?: string;
+      note?: string;
+      /**
+       * Format: date
+       * @description Not in the future, not before birth.
+       */
+      occurred_on: string;
+      /** @description Gives a dose with safety findings anyway (never an expired lot). */
+      override_reason?: string;
+      performer?: string;
+      place?: string;
+      /** @description Required for refused and contraindicated. */
+      reason?: string;
+      route?: string;
+      screening?: {
+        immunosuppressed?: boolean | null;
+        pregnant?: boolean | null;
+      };
+      site?: string;
+      /**
+       * @description Required for a dose given elsewhere.
+       * @enum {string}
+       */
+      source?: "" | "card" | "registry" | "parent";
+      /** Format: date */
+      until_on?: string;
+      /** @description A catalogue product: required for given and elsewhere. */
+      vaccine?: string;
+    };
+    ImmunisationReaction: {
+      /** Format: date-time */
+      created_at: string;
+      created_by_name: string;
+      description: string;
+      id: number;
+      immunisation_id: number;
+      /** Format: date */
+      onset_on: string;
+      patient_id: number;
+      /** @enum {string} */
+      reaction: "fever" | "local" | "rash" | "persistent_crying" | "seizure" | "hhe" | "anaphylaxis" | "other";
+      reported_to: string;
+      serious: boolean;
+      /** @enum {string} */
+      severity: "mild" | "moderate" | "severe";
+      /** @enum {string} */
+      status: "completed" | "entered_in_error";
+      version: number;
+    };
+    ImmunisationRecord: {
+      /** @description A refusal's or contraindication's antigen. */
+      antigen: string;
+      antigen_name: string;
+      /** @description The product's antigens. */
+      antigens: string[];
+      appointment_id: number | null;
+      /** Format: date-time */
+      created_at: string;
+      created_by_name: string;
+      dose_number: number | null;
+      error_reason: string;
+      expiry: string;
+      /** @description Who gave a dose here (the account that recorded it). */
+      given_by: number | null;
+      given_by_name: string;
+      id: number;
+      /** @enum {string} */
+      kind: "given" | "elsewhere" | "refused" | "contraindicated";
+      lot: string;
+      note: string;
+      /** Format: date */
+      occurred_on: string;
+      /** @description The codes of the safety findings given anyway, with override_reason (audited). */
+      overridden: string[];
+      override_reason: string;
+      patient_id: number;
+      performer: string;
+      place: string;
+      reason: string;
+      route: string;
+      site: string;
+      /** @enum {string} */
+      source: "" | "card" | "registry" | "parent";
+      /** @enum {string} */
+      status: "completed" | "entered_in_error";
+      until_on: string;
+      vaccine: string;
+      vaccine_name: string;
+      version: number;
+    };
+    ImmunisationSettings: {
+      reminders: {
+        channels: ("sms" | "email")[];
+        days_before: number;
+        on: boolean;
+      };
+      /** @description In order: for each antigen the first schedule that has it. */
+      schedules: string[];
+      stocked: string[];
+      version: number;
+      /** @description How old a weight may be for a dose by weight. */
+      weight_max_age_days: number;
+    };
+    ImmunisationVaccine: {
+      /** @description The antigens a dose counts for (a combination counts for each). */
+      antigens: string[];
+      /** @description WHO ATC code. */
+      atc: string;
+      /** @description The product's names on the market by country (vn, ph, ru, cn). */
+      brands?: {
+        [key: string]: string[];
+      };
+      /** @description Components a person may react to (gelatin, egg, neomycin, yeast…), keys of the medicine-safety reading (internal/catalogue excipients.tsv, substances.tsv). */
+      components: string[];
+      /** @description CDC CVX code. */
+      cvx: string;
+      key: string;
+      live: boolean;
+      name: string;
+      /**
+       * @description How the product is given by default.
+       * @enum {string}
+       */
+      route: "" | "IM" | "SC" | "ID" | "PO" | "IN";
+      source: string;
+    };
+    ImmunisationView: {
+      /**
+       * Format: date
+       * @description Today in the clinic's time zone.
+       */
+      as_of: string;
+      forecast: {
+        /** Format: date */
+        as_of: string;
+        evaluations: ({
+            antigen: string;
+            dose_number: number;
+            /** Format: date */
+            on: string;
+            /** @enum {string} */
+            reason?: "too_early" | "too_close" | "too_late" | "not_needed" | "expired";
+            record_id: number;
+            schedule: string;
+            valid: boolean;
+          })[];
+        recommendations: ({
+            antigen: string;
+            dose_number: number;
+            doses: number;
+            /** Format: date */
+            due_on?: string;
+            /** Format: date */
+            earliest_on?: string;
+            /** Format: date */
+            latest_on?: string;
+            /** Format: date */
+            overdue_on?: string;
+            schedule: string;
+            source: string;
+            /** @enum {string} */
+            status: "upcoming" | "due" | "overdue" | "complete" | "aged_out" | "refused" | "contraindicated";
+            vaccines: string[];
+          })[];
+      };
+      reactions: components["schemas"]["ImmunisationReaction"][];
+      records: components["schemas"]["ImmunisationRecord"][];
+      /** @description The clinic's schedules the forecast read, in order. */
+      schedules: string[];
     };
     /** @description What an import of a catalogue file did, row by row. */
     ImportReport: {
@@ -3786,6 +4153,23 @@ export type components = {
       };
       total: number;
     };
+    /** @description A row of the dose table by weight (internal/catalogue/paediatric_doses.tsv): mg of the first ingredient; a limit of 0 is none; confirmed says whether the numbers were checked against the source. */
+    PaediatricDose: {
+      /** @enum {string} */
+      confirmed: "yes" | "partly" | "no";
+      doses_per_day: number;
+      indication: string;
+      ingredients: string;
+      max_day_mg: number;
+      max_day_mg_per_kg: number;
+      max_dose_mg: number;
+      max_mg_per_kg_dose: number;
+      max_weight_kg: number;
+      mg_per_kg: number;
+      min_age_months: number;
+      min_weight_kg: number;
+      source: string;
+    };
     Patient: components["schemas"]["PatientInput"] & {
       archive_reason?: string;
       archived: boolean;
@@ -3856,6 +4240,8 @@ export type components = {
         relation: string;
       };
       first_name: string;
+      /** @description Gestational age at birth in completed weeks; null when not recorded. Growth is scored at the corrected age of a child born before 37 weeks until 24 months (GET /api/patients/{id}/growth). */
+      gestation_weeks: number | null;
       history: {
         /** @enum {string} */
         alcohol: "" | "never" | "former" | "current";
@@ -4286,6 +4672,7 @@ export type components = {
     };
     /** @description A line needs a medicine and either a quantity or a duration. */
     PrescriptionItem: {
+      by_weight?: components["schemas"]["ByWeight"];
       dose: string;
       duration: string;
       frequency: string;
@@ -4562,6 +4949,7 @@ export type components = {
       condition?: "asthma" | "copd";
       /** @description reliever_overuse: how many reliever canisters were issued in the 12 months, the lines being written included (a line's inhalers times 1 + its refills; one for a line not counted in inhalers). */
       count?: number;
+      dosing?: components["schemas"]["DoseFacts"];
       /** @enum {string} */
       effect?: "bleeding" | "inr_rise" | "myelotoxicity" | "hyperkalaemia" | "kidney_injury" | "myopathy" | "hypotension" | "serotonin_syndrome" | "qt_prolongation" | "cns_depression" | "drug_toxicity" | "hypoglycaemia" | "reduced_effect" | "reduced_absorption" | "av_block" | "contraceptive_failure" | "lactic_acidosis" | "other";
       /** @description A cross-sensitivity's allergen class, in the caller's language. */
@@ -4569,10 +4957,10 @@ export type components = {
       kept?: components["schemas"]["KeptPair"];
       key: string;
       /**
-       * @description reliever_overuse: an inhaled short-acting reliever (salbutamol, terbutaline, fenoterol…; not one with an inhaled corticosteroid) that makes count canisters issued in the 12 months, 3 or more: a caution to review the treatment (tier low, no reason needed), more urgent from 12. reliever_oral: a short-acting beta-agonist by mouth, with the inhaled one advised (tier low). duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
+       * @description dose_above_max, dose_above_daily_max: a child's dose above the most a dose or a day may hold for the latest weight (dosing says the numbers; source the table's). dose_under_min_age, dose_under_min_weight: younger or lighter than the dose table is for. weight_missing, weight_stale: a dose by weight with no recorded weight, or one older than the clinic's limit (30 days). reliever_overuse: an inhaled short-acting reliever (salbutamol, terbutaline, fenoterol…; not one with an inhaled corticosteroid) that makes count canisters issued in the 12 months, 3 or more: a caution to review the treatment (tier low, no reason needed), more urgent from 12. reliever_oral: a short-acting beta-agonist by mouth, with the inhaled one advised (tier low). duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
        * @enum {string}
        */
-      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded" | "reliever_overuse" | "reliever_oral";
+      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded" | "reliever_overuse" | "reliever_oral" | "dose_above_max" | "dose_above_daily_max" | "dose_under_min_age" | "dose_under_min_weight" | "weight_missing" | "weight_stale";
       /** @description The line (0-based). */
       line: number;
       /** @description An interaction's mechanism, in English (reference). */
@@ -4911,6 +5299,8 @@ export type components = {
       bp_diastolic: number | null;
       /** @description mmHg */
       bp_systolic: number | null;
+      /** @description cm (children's growth) */
+      head_circumference: number | null;
       /** @description per minute */
       heart_rate: number | null;
       /** @description cm */
@@ -7531,6 +7921,17 @@ export type operations = {
       };
     };
   };
+  /** The vaccine catalogue (products with CVX, ATC, live, antigens and components), antigens, schedules, the sites, routes and reactions offered, and the clinic's schedules and stocked vaccines. */
+  getImmunisationCatalogue: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationCatalogue"];
+        };
+      };
+    };
+  };
   /** The clinic's immunisation due list (issue 59): each child's next dose per antigen, due or overdue as of the clinic's today, in pages by key (due day, child, antigen); archived patients and adults (18 and over) left out. Needs view patient too. */
   getImmunisationDue: {
     parameters: {
@@ -7612,6 +8013,106 @@ export type operations = {
               })[];
           };
         };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** The clinic's immunisation settings: schedules, stocked vaccines, parents' reminders, how old a weight may be for a dose by weight. */
+  getImmunisationSettings: {
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationSettings"];
+        };
+      };
+    };
+  };
+  /** Change the immunisation settings; send the version read (audited; the due list follows a change of schedules). */
+  putImmunisationSettings: {
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ImmunisationSettings"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationSettings"];
+        };
+      };
+      /** @description Stale version. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Mark a record entered in error with a reason, at the version read; it stays on the record, marked. Audited. */
+  postImmunisationsByIdEnteredInError: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationRecord"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Stale version, entered in error already, or the patient is archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Record an adverse event following immunisation against a dose (given here or elsewhere, not entered in error), beginning on or after the dose's day. Audited. */
+  postImmunisationsByIdReactions: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Required for other. */
+          description?: string;
+          /** Format: date */
+          onset_on: string;
+          /** @enum {string} */
+          reaction: "fever" | "local" | "rash" | "persistent_crying" | "seizure" | "hhe" | "anaphylaxis" | "other";
+          reported_to?: string;
+          serious?: boolean;
+          /** @enum {string} */
+          severity: "mild" | "moderate" | "severe";
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationReaction"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The patient is archived. */
+      409: {
+        content: never;
       };
       422: components["responses"]["Invalid"];
     };
@@ -8880,6 +9381,85 @@ export type operations = {
       };
     };
   };
+  /** A child's growth on the WHO Child Growth Standards (0-5 years) and the WHO Growth Reference 2007 (5-19 years): every weight, length/height and head circumference measured at a completed or signed visit (vitals copied forward from an earlier visit are not read twice), with z-scores and percentiles per indicator, the WHO cut-off flags, and the -3, -2, 0, +2, +3 SD curves over the child's ages. Needs view patient besides the permission below (403 without it). Audited as a read of the patient. */
+  getPatientGrowth: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            age_days: number;
+            /** Format: date */
+            as_of: string;
+            /** Format: date */
+            birth_date: string;
+            /** @description Some score uses the corrected age (born before 37 weeks, under 24 months). */
+            corrected: boolean;
+            /** @description By indicator (wfa, lhfa, wfl, hcfa, bfa): the SD lines. Rows run along age_days, or for wfl along cm (length before 24 months, height after). */
+            curves: {
+              [key: string]: {
+                /** @enum {string} */
+                measure?: "length" | "height";
+                rows: {
+                    age_days: number;
+                    cm?: number;
+                    values: number[];
+                  }[];
+                sds: number[];
+                /** @enum {string} */
+                x: "age_days" | "cm";
+              };
+            };
+            flags: ({
+                /** @enum {string} */
+                code: "wasting" | "severe_wasting" | "stunting" | "severe_stunting" | "underweight" | "severe_underweight" | "overweight" | "obesity";
+                /** @enum {string} */
+                indicator: "wfa" | "lhfa" | "wfl" | "hcfa" | "bfa";
+                /** Format: date */
+                on: string;
+                z: number;
+              })[];
+            gestation_weeks: number | null;
+            /** @description unscored in the reader's language. */
+            message: string;
+            points: ({
+                age_days: number;
+                /** @description kg/m² */
+                bmi: number | null;
+                /** @description Chronological age less (40 - gestation weeks) weeks; the age the scores use when set. */
+                corrected_age_days: number | null;
+                /** @description cm */
+                head: number | null;
+                /** @description cm, length (lying) before 24 months and height (standing) after */
+                height: number | null;
+                /** @enum {string} */
+                measure: "" | "length" | "height";
+                /** Format: date */
+                on: string;
+                pct: components["schemas"]["GrowthScores"];
+                /** @description kg */
+                weight: number | null;
+                z: components["schemas"]["GrowthScores"];
+              })[];
+            sex: string;
+            source: string;
+            /**
+             * @description Why there are no scores: sex other or unknown (the WHO tables are by sex), or 19 years or older.
+             * @enum {string}
+             */
+            unscored: "" | "sex" | "age";
+          };
+        };
+      };
+      403: components["responses"]["Forbidden"];
+      404: components["responses"]["NotFound"];
+    };
+  };
   /** Issue the child's immunisation card (a document of kind immunisation_card, number IC-YYYY-NNNNNN, QR-verifiable) from the clinic's template in the language on the paper asked for: the valid doses and the next ones due. Needs view patient too. */
   postPatientsImmunisationCard: {
     parameters: {
@@ -8908,6 +9488,78 @@ export type operations = {
       409: {
         content: never;
       };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** A patient's immunisation record (entered in error included, marked), the reactions after a dose, and the forecast by the clinic's schedules as of today in the clinic's time zone. Needs view patient too. The read is audited. */
+  getPatientsByIdImmunisations: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationView"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+    };
+  };
+  /** Record a dose given here (given_by: the caller; checked for safety), a dose given elsewhere (with its source), a refusal or a contraindication (with an antigen and a reason). A dose given here with safety findings is refused (422 immunisation.needs_override, with the findings) unless override_reason is given; one whose lot had expired on the day is refused outright. Audited. */
+  postPatientsByIdImmunisations: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ImmunisationInput"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationRecord"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description The patient is archived. */
+      409: {
+        content: never;
+      };
+      /** @description The request failed validation (the common error body), or the dose needs an override (error, code immunisation.needs_override, findings). */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"] | components["schemas"]["ImmunisationFindings"];
+        };
+      };
+    };
+  };
+  /** Check a dose about to be given: live vaccine and pregnancy or immunosuppression, components and allergies, contraindicated or refused antigens, too early or too close by the forecast, an expired lot, the same vaccine the same day. Needs view patient too. Audited as a read. */
+  postPatientsByIdImmunisationsCheck: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ImmunisationInput"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationFindings"];
+        };
+      };
+      404: components["responses"]["NotFound"];
       422: components["responses"]["Invalid"];
     };
   };
@@ -10006,8 +10658,25 @@ export type operations = {
             allergies: components["schemas"]["Allergy"][];
             /** @enum {string} */
             allergy_status?: "unknown" | "none" | "present";
+            /** @description Each line's rows of the dose table by weight, with the medicine's strength (mg in per_ml mL of a liquid; per_ml 0 for a solid); none for an adult's line unless it is dosed by weight already. */
+            doses: ({
+                line: number;
+                rows: components["schemas"]["PaediatricDose"][];
+                strength: {
+                  mg: number;
+                  per_ml: number;
+                } | null;
+              })[];
             findings: components["schemas"]["SafetyFinding"][];
             patient_id: number | null;
+            /** @description The patient's latest recorded weight and its day; stale when older than max_age_days. */
+            weight: {
+              age_days: number;
+              kg: number;
+              max_age_days: number;
+              on: string;
+              stale: boolean;
+            } | null;
           };
         };
       };
@@ -11656,7 +12325,7 @@ export type operations = {
       };
     };
   };
-  /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, MedicationStatement, DocumentReference, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
+  /** Bulk Data export of every patient's records, with the staff (Practitioner, PractitionerRole), the clinic (Organization) and its premises (Location) they refer to, so no reference dangles (Prefer: respond-async required): 202 with Content-Location, the status URL. _type (Patient, AllergyIntolerance, Encounter, Appointment, Condition, Observation, ServiceRequest, DiagnosticReport, MedicationRequest, MedicationStatement, DocumentReference, Immunization, ImmunizationRecommendation, Practitioner, PractitionerRole, Organization, Location; comma-separated, may repeat), _since, _outputFormat=application/fhir+ndjson, _typeFilter (Type?param=value queries, comma-separated or repeated: a type's token parameters, _id and _lastUpdated; any other parameter is 400 naming it). A type named in _type must be one the caller may read (permission and scope), else 403 naming it; without _type, every type the caller may read. What the caller may not read of a type (laboratory results, say) is left out and named in the manifest's error file. Bound to the credential that started it. At most 2 exports run at once (429 with Retry-After). */
   exportFhirSystem: {
     responses: {
       /** @description Started: Content-Location says where to poll. */
@@ -12749,6 +13418,194 @@ export type operations = {
       };
     };
   };
+  /** Search Immunization (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): each record of the immunisation record, id the record's: a dose given here or elsewhere (primarySource false, reportOrigin), a refusal or contraindication (status not-done, statusReason PATOBJ or MEDPREC), entered-in-error. Parameters: patient, date (occurrence), status, vaccine-code (CVX or ATC). _include Immunization:patient and Immunization:performer. Every error is an OperationOutcome. */
+  searchFhirImmunization: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Every kept version of every Immunization, newest first (a history Bundle; _since, _count, next links); none are kept yet. */
+  typeHistoryFhirImmunization: {
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      400: {
+        content: never;
+      };
+    };
+  };
+  /** Search Immunization by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both, each repetition narrowing as in the URL; answered as the GET search of them all, whose links are GET links. Any other body is 415. */
+  searchFhirImmunizationByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
+  /** Read one Immunization, with ETag W/"<versionId>". */
+  readFhirImmunization: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** The versions of one Immunization (its current one: the record keeps no earlier versions), as a history Bundle. */
+  historyFhirImmunization: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description A history Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Read version {vid} of an Immunization: the record keeps no earlier versions, so only its current one is found (others 404). */
+  vreadFhirImmunization: {
+    parameters: {
+      path: {
+        id: string;
+        vid: string;
+      };
+    };
+    responses: {
+      /** @description The version. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
+  /** Search ImmunizationRecommendation (a searchset Bundle with keyset next/previous links; _id, _lastUpdated, _count, _sort=_id or -_id, _total): each patient's forecast, worked out when read against the clinic's schedules (id the patient's; none for a patient the forecast says nothing of): per antigen the next dose, its forecastStatus and its dates (LOINC 30981-5, 30980-7, 59778-1, 59777-3). Parameters: patient. Every error is an OperationOutcome. */
+  searchFhirImmunizationRecommendation: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+    };
+  };
+  /** Search ImmunizationRecommendation by POST (FHIR R4 search): the parameters in an application/x-www-form-urlencoded body (at most 64 KB), in the URL or both; answered as the GET search of them all. Any other body is 415. */
+  searchFhirImmunizationRecommendationByPost: {
+    responses: {
+      /** @description A searchset Bundle. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome naming the parameter at fault. */
+      400: {
+        content: never;
+      };
+      /** @description An OperationOutcome. */
+      403: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the form is too large. */
+      413: {
+        content: never;
+      };
+      /** @description An OperationOutcome: the body is not a form. */
+      415: {
+        content: never;
+      };
+    };
+  };
+  /** Read one patient's forecast as an ImmunizationRecommendation (id the patient's), worked out now; it keeps no versions. 404 when the forecast says nothing of the patient. */
+  readFhirImmunizationRecommendation: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The resource. */
+      200: {
+        content: {
+          "application/fhir+json": Record<string, never>;
+        };
+      };
+      /** @description An OperationOutcome. */
+      404: {
+        content: never;
+      };
+    };
+  };
   /** Search Location (a searchset Bundle; _id, _lastUpdated, _count, _sort, _total). The clinic's premises (Location/clinic): name, address, phone from the clinic's settings, managingOrganization Organization/clinic. Every error is an OperationOutcome. */
   searchFhirLocation: {
     responses: {
@@ -13126,7 +13983,7 @@ export type operations = {
       };
     };
   };
-  /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs (to who may read vitals) and laboratory results (to who may read results) per the R4 profiles (LOINC, UCUM; blood pressure as the 85354-9 panel): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. What the caller may not read (a category) is left out and named in an outcome entry; asking only for such a category is 403. Every error is an OperationOutcome. */
+  /** Search Observation (FHIR R4 search-type; a searchset Bundle with keyset next/previous links; _id, _lastUpdated (eq, lt, le, gt, ge), _count (at most 100), _sort=_id or -_id, _total=none|estimate|accurate). Vital signs (to who may read vitals) and laboratory results (to who may read results) per the R4 profiles (LOINC, UCUM; blood pressure as the 85354-9 panel; a child's head circumference 9843-4 and BMI percentile for age and sex 59576-9, in %, on the WHO tables): patient or subject, category, code, date, status. A malformed value is 400; an unknown parameter is ignored unless Prefer: handling=strict. What the caller may not read (a category) is left out and named in an outcome entry; asking only for such a category is 403. Every error is an OperationOutcome. */
   searchFhirObservation: {
     responses: {
       /** @description A searchset Bundle. */
@@ -13612,7 +14469,7 @@ export type operations = {
       };
     };
   };
-  /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions, current medicines (MedicationStatement) and documents — the types the caller may read; the others are named in an outcome entry. */
+  /** A patient's whole record as one searchset Bundle (at most 5,000 resources; a larger record is exported with $export): the patient, allergies, encounters and appointments, diagnoses, vital signs and results, orders, prescriptions, current medicines (MedicationStatement), documents, immunisations (Immunization) and the forecast (ImmunizationRecommendation) — the types the caller may read; the others are named in an outcome entry. */
   everythingFhirPatient: {
     parameters: {
       path: {

@@ -27,6 +27,8 @@ export interface Slots {
   visitResults: ComponentType<{ appointmentId: number; revision?: string | null }>
   /** A patient's orders and results, and trends of vitals and tests, on the chart. */
   patientResults: ComponentType<{ patientId: number }>
+  /** A child's growth on the WHO standards (under 19 years): chart with SD curves, z-scores, flags, print. */
+  patientGrowth: ComponentType<{ patientId: number; patientName: string; birthDate: string; sex: string }>
   /** The dashboard's results figures (to review, critical unacknowledged). */
   dashboardResults: ComponentType<Record<never, never>>
   /**

@@ -33,7 +33,7 @@ describe('the SMART consent page, the apps card and the number system in every l
 
   it('names every resource type the consent page can show in plain words in every language', () => {
     // The types the server serves (internal/fhir/type_*.go): a scope of any other is withheld.
-    const types = ['AllergyIntolerance', 'Appointment', 'Condition', 'DiagnosticReport', 'DocumentReference', 'Encounter', 'Group', 'Location', 'MedicationRequest', 'MedicationStatement', 'Observation', 'Organization', 'Patient', 'Practitioner', 'PractitionerRole', 'ServiceRequest']
+    const types = ['AllergyIntolerance', 'Appointment', 'Condition', 'DiagnosticReport', 'DocumentReference', 'Encounter', 'Group', 'Immunization', 'ImmunizationRecommendation', 'Location', 'MedicationRequest', 'MedicationStatement', 'Observation', 'Organization', 'Patient', 'Practitioner', 'PractitionerRole', 'ServiceRequest']
     for (const lang of Object.keys(LOCALES)) {
       const named = (LOCALES[lang].smart as Tree).types as Tree
       expect(Object.keys(named).sort(), lang).toEqual(types)

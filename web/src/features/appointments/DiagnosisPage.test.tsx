@@ -75,6 +75,16 @@ describe('the visit form (DiagnosisPage)', () => {
     expect(saveState().textContent).toMatch(/^Saved at/)
   })
 
+  it('asks the head circumference of a child under 5 (the WHO growth standards), not of an adult', async () => {
+    await open(reads(() => visit()))
+    await screen.findByLabelText('BP systolic')
+    expect(screen.queryByLabelText('Head circumference')).toBeNull()
+    cleanup()
+    const child = { ...appointment, patient: { ...appointment.patient, birth_date: '2025-06-01' } }
+    await open({ ...reads(() => visit()), 'GET /appointments/1': child })
+    expect(await screen.findByLabelText('Head circumference')).toBeTruthy()
+  })
+
   it('saves what is typed by itself, at the version read, with the rest of the draft', async () => {
     const view = await open(reads(() => visit(), { 'PUT /appointments/1/visit': ({ body }: { body: unknown }) => visit({ ...(body as Partial<Visit>), version: 3 }) }))
     fireEvent.input(await screen.findByLabelText('Physical examination'), { target: { value: 'Neck stiff' } })

@@ -11,6 +11,7 @@ export const VITAL_FIELDS: { key: keyof Vitals; unit: string; min: number; max: 
   { key: 'spo2', unit: 'percent', min: 50, max: 100, step: 1, integer: true },
   { key: 'weight', unit: 'kg', min: 0.3, max: 500, step: 0.1, integer: false },
   { key: 'height', unit: 'cm', min: 20, max: 280, step: 0.5, integer: false },
+  { key: 'head_circumference', unit: 'cm', min: 15, max: 70, step: 0.1, integer: false },
 ]
 
 export const emptyVitals = (): Vitals => ({
@@ -22,6 +23,7 @@ export const emptyVitals = (): Vitals => ({
   spo2: null,
   weight: null,
   height: null,
+  head_circumference: null,
 })
 
 /** Body-mass index, weight / height², to one decimal; null without both. */

@@ -10,7 +10,7 @@ afterEach(cleanup)
 const patient: Patient = {
   id: 9, mrn: '2026-000009', version: 2, archived: false, has_photo: false, created_at: '2026-01-02T03:04:05Z', updated_at: '2026-01-02T03:04:05Z',
   first_name: 'Lan', middle_name: '', last_name: 'Trần', sex: 'female', birth_date: '1950-06-15', birth_date_estimated: false,
-  address: '12 Lê Lợi, Huế', phone: '+84 90 000 0000', email: '', occupation: '', referred_by: '', remarks: '', civil_status: '', blood_type: 'O+',
+  address: '12 Lê Lợi, Huế', phone: '+84 90 000 0000', email: '', occupation: '', referred_by: '', remarks: '', civil_status: '', blood_type: 'O+', gestation_weeks: null,
   emergency_contact: { name: '', phone: '', relation: '' },
   reminders: 'none',
   message_language: '',

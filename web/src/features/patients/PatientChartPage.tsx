@@ -134,6 +134,7 @@ export default function PatientChartPage() {
                 { key: 'birth', label: t('patients.fields.birth_date'), children: `${formatDay(p.birth_date)}${p.birth_date_estimated ? ' ~' : ''} (${t('patients.ageYears', { count: ageInYears(p.birth_date) })})` },
                 { key: 'phone', label: t('patients.fields.phone'), children: p.phone || '—' },
                 { key: 'blood', label: t('patients.fields.blood_type'), children: p.blood_type || '—' },
+                ...(p.gestation_weeks != null ? [{ key: 'gestation', label: t('patients.fields.gestation_weeks'), children: t('patients.gestationWeeks', { count: p.gestation_weeks }) }] : []),
                 { key: 'civil', label: t('patients.fields.civil_status'), children: p.civil_status ? t(civilStatusLabel[p.civil_status]) : '—' },
                 { key: 'email', label: t('patients.fields.email'), children: p.email || '—' },
                 { key: 'address', label: t('patients.fields.address'), children: p.address || '—' },
@@ -206,6 +207,7 @@ export default function PatientChartPage() {
           <Slot name="patientPrescriptions" patientId={p.id} />
         </Card>
       )}
+      {(canVitals || canDiagnose) && ageInYears(p.birth_date) < 19 && <Slot name="patientGrowth" patientId={p.id} patientName={fullName(p)} birthDate={p.birth_date} sex={p.sex} />}
       <Slot name="patientResults" patientId={p.id} />
       <Slot name="patientDocuments" patientId={p.id} />
       <Slot name="patientRelease" patientId={p.id} />

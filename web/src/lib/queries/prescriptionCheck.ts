@@ -15,7 +15,7 @@ export interface CheckOwner {
   patientId?: number | null
 }
 
-type Line = Pick<Schema<'PrescriptionItem'>, 'medicine_id' | 'medicine'>
+type Line = Pick<Schema<'PrescriptionItem'>, 'medicine_id' | 'medicine' | 'by_weight'>
 
 /** The server's safety check of lines being written (allergies, duplicate therapy). */
 export const checkPrescription = (owner: CheckOwner, lines: Line[]) =>
@@ -31,6 +31,7 @@ export const prescriptionCheckQuery = (owner: CheckOwner, lines: Line[]) =>
 
 /** Re-run as the medicines change (enabled: false while there is nothing to check). */
 export function usePrescriptionCheck(owner: CheckOwner, items: (Line | undefined)[], enabled = true) {
-  const lines = items.map((it) => ({ medicine_id: it?.medicine_id ?? null, medicine: it?.medicine ?? '' }))
+  // A dose by weight goes too (the check reads it), only on a line that has one.
+  const lines = items.map((it) => ({ medicine_id: it?.medicine_id ?? null, medicine: it?.medicine ?? '', ...(it?.by_weight ? { by_weight: it.by_weight } : {}) }))
   return useQuery({ ...prescriptionCheckQuery(owner, lines), enabled })
 }

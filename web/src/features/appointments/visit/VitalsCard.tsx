@@ -17,12 +17,25 @@ import { useVisitDraft } from './VisitFormProvider'
  * once from the same bands, sent with the visit (bands), as the server will flag it. Each
  * field follows its own value: typing one renders it (and the BMI), not the card.
  */
-export const VitalsCard = memo(function VitalsCard({ disabled, bands, flags, saved }: { disabled: boolean; bands: VitalBand[]; flags: Record<string, VitalFlag>; saved: Partial<Vitals> }) {
+export const VitalsCard = memo(function VitalsCard({
+  disabled,
+  bands,
+  flags,
+  saved,
+  head = true,
+}: {
+  disabled: boolean
+  bands: VitalBand[]
+  flags: Record<string, VitalFlag>
+  saved: Partial<Vitals>
+  /** Head circumference is asked (a young child's visit). */
+  head?: boolean
+}) {
   const { t } = useTranslation()
   return (
     <Section id="visit-vitals" title={t('visit.sections.vitals')} extra={<CopiedFrom />}>
       <div className={styles.vitals}>
-        {VITAL_FIELDS.map((f) => (
+        {VITAL_FIELDS.filter((f) => head || f.key !== 'head_circumference').map((f) => (
           <VitalField key={f.key} name={f.key} unit={t(`visit.units.${f.unit}`)} disabled={disabled} bands={bands} flag={flags[f.key]} saved={saved[f.key]} />
         ))}
         <Bmi />

@@ -1,5 +1,6 @@
 // The sections of the visit's form, each reading the visit and its saving from
 // VisitFormProvider; the cards they show stay plain components of their props.
+import dayjs from 'dayjs'
 import { Slot } from '../../../lib/slots'
 import { DiagnosesCard } from './DiagnosesCard'
 import { FindingFields } from './FindingsCard'
@@ -8,10 +9,15 @@ import { PlanCard } from './PlanCard'
 import { useVisitForm } from './VisitFormProvider'
 import { VitalsCard } from './VitalsCard'
 
+/** Head circumference is asked of children under 5 (the WHO standards' span), and shown whenever one was recorded. */
+const HEAD_UNTIL_YEARS = 5
+
 /** The vitals: written in a draft, an amendment, or by a nurse in the vitals mode. */
 export function VitalsSection() {
-  const { ro, mode, visit, saving } = useVisitForm()
-  return <VitalsCard disabled={ro && mode !== 'vitals'} bands={visit.vital_bands} flags={saving.savedVitals.flags} saved={saving.savedVitals.vitals} />
+  const { a, ro, mode, visit, saving } = useVisitForm()
+  const young = !!a.patient?.birth_date && dayjs(a.day).diff(dayjs(a.patient.birth_date), 'year') < HEAD_UNTIL_YEARS
+  const head = young || saving.savedVitals.vitals.head_circumference != null
+  return <VitalsCard disabled={ro && mode !== 'vitals'} bands={visit.vital_bands} flags={saving.savedVitals.flags} saved={saving.savedVitals.vitals} head={head} />
 }
 
 // The findings' fields of each section, one array each: the cards are memoised on their props.

@@ -23,7 +23,7 @@ const htn: OrderSet = {
 }
 
 const visit: Schema<'VisitContent'> = {
-  vitals: { bp_systolic: 138, bp_diastolic: 86, heart_rate: null, respiratory_rate: null, temperature: null, spo2: null, weight: null, height: null },
+  vitals: { bp_systolic: 138, bp_diastolic: 86, heart_rate: null, respiratory_rate: null, temperature: null, spo2: null, weight: null, height: null, head_circumference: null },
   vitals_copied_from: '', chief_complaint: '', present_illness: '', examination: '',
   diagnoses: [], orders: [{ code: 'LIPID', note: '' }], plan: '', follow_up_date: '',
 }

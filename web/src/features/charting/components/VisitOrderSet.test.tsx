@@ -15,7 +15,7 @@ const set: OrderSet = {
 }
 
 const visit: Schema<'VisitContent'> = {
-  vitals: { bp_systolic: null, bp_diastolic: null, heart_rate: null, respiratory_rate: null, temperature: null, spo2: null, weight: null, height: null },
+  vitals: { bp_systolic: null, bp_diastolic: null, heart_rate: null, respiratory_rate: null, temperature: null, spo2: null, weight: null, height: null, head_circumference: null },
   vitals_copied_from: '', chief_complaint: '', present_illness: '', examination: '',
   diagnoses: [{ code: 'I10', text: '', primary: true }], orders: [], plan: 'Home blood pressure diary.', follow_up_date: '',
 }

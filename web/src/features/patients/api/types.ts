@@ -21,7 +21,7 @@ export const emptyPatient = (): PatientInput => ({
   phone: '', email: '', address: '', occupation: '', referred_by: '', blood_type: '', remarks: '',
   history: { allergies: [], allergy_status: 'unknown', past_admissions: '', past_surgeries: '', chronic: [], chronic_other: '', family: [], family_other: '', smoking: '', alcohol: '', social_other: '', vaccinations: '' },
   emergency_contact: { name: '', relation: '', phone: '' },
-  reminders: '', message_language: '',
+  reminders: '', message_language: '', gestation_weeks: null,
 })
 
 export { chartPath, fullName } from '../../../lib/patient'

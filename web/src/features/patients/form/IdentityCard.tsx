@@ -1,4 +1,4 @@
-import { Card, Checkbox, Col, Form, Input, Row, Select } from 'antd'
+import { Card, Checkbox, Col, Form, Input, InputNumber, Row, Select } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { useClearable } from '../../../components/clearable'
@@ -10,7 +10,7 @@ import { DateInput } from '../../../components/DateInput'
 // The birth date is kept as YYYY-MM-DD; the picker works on dayjs values.
 const dateItem = { getValueProps: (v: string) => ({ value: v ? dayjs(v) : null }), normalize: (d: Dayjs | null) => (d ? d.format('YYYY-MM-DD') : '') }
 
-/** Names, sex, birth date (or its estimate), civil status, blood type. Inside the patient's form. */
+/** Names, sex, birth date (or its estimate), gestational age at birth, civil status, blood type. Inside the patient's form. */
 export function IdentityCard() {
   const { t } = useTranslation()
   const clear = useClearable()
@@ -44,6 +44,16 @@ export function IdentityCard() {
         </Form.Item>
         <Form.Item name="birth_date_estimated" valuePropName="checked" style={{ marginTop: -16 }}>
           <Checkbox>{t('patients.fields.birth_date_estimated')}</Checkbox>
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={6}>
+        <Form.Item
+          name="gestation_weeks"
+          label={t('patients.fields.gestation_weeks')}
+          extra={t('patients.gestationHelp')}
+          rules={[{ type: 'integer', min: 22, max: 44, message: t('patients.gestationRange') }]}
+        >
+          <InputNumber style={{ width: '100%' }} min={22} max={44} precision={0} addonAfter={t('patients.weeks')} aria-label={t('patients.fields.gestation_weeks')} />
         </Form.Item>
       </Col>
       <Col xs={24} md={6}>

@@ -48,12 +48,14 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
   // they are written; each finding needs a reason on its line before the server saves it.
   // Only the medicines and whether a reason is written: typing a dose or a frequency re-renders
   // no more than its own field, never the whole editor.
-  const watched = useSelected(store, (s) => s.lines.map((l) => ({ medicine_id: l.item.medicine_id ?? null, medicine: l.item.medicine ?? '', reason: !!l.item.override_reason })), sameWatched)
+  const watched = useSelected(store, (s) => s.lines.map((l) => ({ medicine_id: l.item.medicine_id ?? null, medicine: l.item.medicine ?? '', reason: !!l.item.override_reason, by_weight: l.item.by_weight })), sameWatched)
   const owner = rx ? { prescriptionId: rx.id, patientId: rx.kind === 'blank' ? (patientId ?? null) : undefined } : { appointmentId, patientId: appointmentId ? undefined : (patientId ?? null) }
   const check = usePrescriptionCheck(owner, watched)
   const findings = check.data?.findings ?? []
   const findingsOf = (line: number) => findings.filter((f) => f.line === line)
   const findingsByLine = useMemo(() => byLine(check.data?.findings ?? []), [check.data])
+  // Each line's rows of the dose table by weight, with the child's latest weight (issue 59).
+  const dosingByLine = useMemo(() => new Map((check.data?.patient_id ? (check.data.doses ?? []) : []).map((d) => [d.line, { doses: d, weight: check.data?.weight ?? null }])), [check.data])
   const add = () => store.set({ ...store.get(), lines: [...store.get().lines, store.line(emptyItem())] })
   const remove = useCallback((key: number) => store.set({ ...store.get(), lines: store.get().lines.filter((l) => l.key !== key) }), [store])
 
@@ -128,6 +130,7 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
             findings={findingsByLine.get(index) ?? NO_FINDINGS}
             askReason={(findingsByLine.get(index) ?? NO_FINDINGS).some(needsReason) || !!watched[index]?.reason}
             pickedBefore={pickedBefore}
+            dosing={dosingByLine.get(index)}
           />
         ))}
         <div className={styles.row}>
@@ -168,10 +171,11 @@ function Notes({ store }: { store: EditorStore }) {
   )
 }
 
-type Watched = { medicine_id: number | null; medicine: string; reason: boolean }
+type Watched = { medicine_id: number | null; medicine: string; reason: boolean; by_weight?: Item['by_weight'] }
 
-/** Whether the check's inputs are the same (and no line's reason came or went). */
-const sameWatched = (a: Watched[], b: Watched[]) => a.length === b.length && a.every((x, i) => x.medicine_id === b[i].medicine_id && x.medicine === b[i].medicine && x.reason === b[i].reason)
+/** Whether the check's inputs are the same (and no line's reason came or went; a dose by weight is the same object until it changes). */
+const sameWatched = (a: Watched[], b: Watched[]) =>
+  a.length === b.length && a.every((x, i) => x.medicine_id === b[i].medicine_id && x.medicine === b[i].medicine && x.reason === b[i].reason && x.by_weight === b[i].by_weight)
 
 /** Lines with their quantities as lang writes numbers (the record keeps 1.5; Russian types 1,5). */
 function typedAsWritten(items: Item[], lang: string): Item[] {

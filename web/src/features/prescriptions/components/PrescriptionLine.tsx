@@ -11,6 +11,7 @@ import { Input, TextArea } from '../../../light/Input'
 import { NumberNote } from '../../../light/NumberInput'
 import { useLineField, useSelected, type EditorStore } from './editorStore'
 import { CountInput, MedicineInput, RouteSelect } from './LineControls'
+import { DoseByWeight, type LineDosing } from './DoseByWeight'
 
 /** A line with no findings (one array for all, so that a line without any is not re-rendered for it). */
 export const NO_FINDINGS: Finding[] = []
@@ -30,6 +31,8 @@ interface LineProps {
   askReason: boolean
   /** Each line's catalogue medicine before the prescriber began typing over it (by line key). */
   pickedBefore: Map<number, number>
+  /** The dose table's rows for the line's medicine and the child's weight (none: not dosed by weight). */
+  dosing?: LineDosing
 }
 
 /**
@@ -38,7 +41,7 @@ interface LineProps {
  * re-renders that field alone (each follows its own value in the store). onRemove reads the
  * store when called, so a newer one is the same.
  */
-export const PrescriptionLine = memo(function PrescriptionLine({ store, lineKey, index, removable, onRemove, findings, askReason, pickedBefore }: LineProps) {
+export const PrescriptionLine = memo(function PrescriptionLine({ store, lineKey, index, removable, onRemove, findings, askReason, pickedBefore, dosing }: LineProps) {
   const { t } = useTranslation()
   const item = () => store.get().lines.find((l) => l.key === lineKey)?.item
   const set = (part: Partial<Item>) => store.update(lineKey, part)
@@ -71,7 +74,7 @@ export const PrescriptionLine = memo(function PrescriptionLine({ store, lineKey,
               // this one (a twice-daily antibiotic's would be wrong for warfarin).
               const cleared = m.id !== (before ?? pickedBefore.get(lineKey)) ? Object.fromEntries(SAME_MEDICINE_ONLY.map((f) => [f, ''])) : {}
               pickedBefore.set(lineKey, m.id)
-              set({ ...cleared, medicine_id: m.id, unit: m.unit_label || m.unit })
+              set({ ...cleared, ...(m.id !== before ? { by_weight: undefined } : {}), medicine_id: m.id, unit: m.unit_label || m.unit })
             }}
           />
         )}
@@ -96,6 +99,7 @@ export const PrescriptionLine = memo(function PrescriptionLine({ store, lineKey,
           {(value, c) => <CountInput {...c} min={0} max={12} value={value ?? null} onChange={(refills) => set({ refills: refills as number })} />}
         </LineField>
       </div>
+      {dosing && <DoseByWeight store={store} lineKey={lineKey} index={index} dosing={dosing} />}
       {text('instructions', t('rx.placeholders.instructions'))}
     </div>
   )
@@ -103,7 +107,7 @@ export const PrescriptionLine = memo(function PrescriptionLine({ store, lineKey,
 
 /** Whether a line shows the same: its callbacks aside (see PrescriptionLine). */
 function sameLine(a: LineProps, b: LineProps) {
-  return a.store === b.store && a.lineKey === b.lineKey && a.index === b.index && a.removable === b.removable && a.findings === b.findings && a.askReason === b.askReason && a.pickedBefore === b.pickedBefore
+  return a.store === b.store && a.lineKey === b.lineKey && a.index === b.index && a.removable === b.removable && a.findings === b.findings && a.askReason === b.askReason && a.pickedBefore === b.pickedBefore && a.dosing === b.dosing
 }
 
 /** A field of a line, following its own value and message in the store. */

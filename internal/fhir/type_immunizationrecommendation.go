@@ -1,0 +1,246 @@
+package fhir
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"emr/internal/apperr"
+	"emr/internal/auth"
+	"emr/internal/i18n"
+	"emr/internal/immunisation"
+	"emr/internal/patient"
+)
+
+// typeImmunizationRecommendation describes ImmunizationRecommendation: a patient's forecast
+// (issue 59), worked out from their record against the clinic's schedules when it is read,
+// never stored — one per patient whose forecast says anything, its id the patient's. It
+// keeps no versions (it changes with the calendar as much as with the record): read and
+// search, no vread or history; meta.lastUpdated is when it was worked out.
+var typeImmunizationRecommendation = resourceType{
+	kind:    "ImmunizationRecommendation",
+	reads:   []ReadRule{{"ImmunizationRecommendation", "", immunisationReaders, "GET /api/patients/{id}/immunisations"}},
+	params:  map[string]paramKind{"patient": kindReference},
+	filters: map[string]tokenParam{},
+	plan:    recommendationPlan,
+	action:  "immunizationrecommendation",
+	read:    func(h *Handler) http.HandlerFunc { return h.readRecommendation },
+}
+
+// Code systems of a recommendation's status and dates.
+const (
+	systemRecommendationStatus = "http://terminology.hl7.org/CodeSystem/immunization-recommendation-status"
+	// systemForecastStatus is the clinic's own code of a forecast's status HL7's codes do not
+	// name (upcoming, aged_out, refused).
+	systemForecastStatus = "urn:emr:immunisation-forecast-status"
+)
+
+// forecastStatuses are the forecast's statuses as HL7's immunization-recommendation-status
+// codes them; the others are the clinic's own codes.
+var forecastStatuses = map[string]Coding{
+	"due":             {System: systemRecommendationStatus, Code: "due", Display: "Due"},
+	"overdue":         {System: systemRecommendationStatus, Code: "overdue", Display: "Overdue"},
+	"complete":        {System: systemRecommendationStatus, Code: "complete", Display: "Complete"},
+	"contraindicated": {System: systemRecommendationStatus, Code: "contraindicated", Display: "Contraindicated"},
+}
+
+// forecastStatusText is each status in words.
+var forecastStatusText = map[string]string{"upcoming": "Not yet due", "due": "Due", "overdue": "Overdue", "complete": "Complete",
+	"aged_out": "Past the age for it", "refused": "Refused", "contraindicated": "Contraindicated"}
+
+// dateCriteria are the forecast's dates as LOINC codes them (R4's
+// immunization-recommendation-date-criterion value set).
+var dateCriteria = []struct {
+	code, display string
+	of            func(immunisation.Recommendation) string
+}{
+	{"30981-5", "Earliest date to give", func(r immunisation.Recommendation) string { return r.EarliestOn }},
+	{"30980-7", "Date vaccine due", func(r immunisation.Recommendation) string { return r.DueOn }},
+	{"59778-1", "Date when overdue for immunization", func(r immunisation.Recommendation) string { return r.OverdueOn }},
+	{"59777-3", "Latest date to give immunization", func(r immunisation.Recommendation) string { return r.LatestOn }},
+}
+
+// recommendationOf is patient id's forecast as an ImmunizationRecommendation, named in lang;
+// false when there is no such patient or the forecast says nothing.
+func (h *Handler) recommendationOf(ctx context.Context, id int64, lang string) (ImmunizationRecommendation, bool, error) {
+	f, _, found, err := immunisation.PatientForecast(ctx, h.DB, immunisation.Default(), id, h.Visits.Today())
+	if err != nil || !found || len(f.Recommendations) == 0 {
+		return ImmunizationRecommendation{}, false, err
+	}
+	return toRecommendation(id, f, lang, time.Now()), true, nil
+}
+
+// toRecommendation is a forecast as an ImmunizationRecommendation: each antigen's next dose
+// (or why there is none) with its dates, and the doses of the record that counted for it.
+func toRecommendation(patientID int64, f immunisation.Forecast, lang string, at time.Time) ImmunizationRecommendation {
+	res := ImmunizationRecommendation{
+		base:    base{ResourceType: "ImmunizationRecommendation", ID: strconv.FormatInt(patientID, 10), Meta: &Meta{LastUpdated: instant(at)}},
+		Patient: ref("Patient", patientID), Date: f.AsOf,
+	}
+	for _, r := range f.Recommendations {
+		disease := antigenConcept(r.Antigen, lang)
+		status := CodeableConcept{Text: textOr(forecastStatusText[r.Status], r.Status)}
+		if c, ok := forecastStatuses[r.Status]; ok {
+			status.Coding = []Coding{c}
+		} else {
+			status.Coding = []Coding{{System: systemForecastStatus, Code: r.Status}}
+		}
+		rec := ImmunizationRecommendationItem{TargetDisease: &disease, ForecastStatus: &status, Series: r.Schedule,
+			DoseNumberPositiveInt: r.DoseNumber, SeriesDosesPositiveInt: r.Doses}
+		for _, v := range r.Vaccines {
+			rec.VaccineCode = append(rec.VaccineCode, *vaccineConcept(v, lang))
+		}
+		for _, d := range dateCriteria {
+			if on := d.of(r); on != "" {
+				rec.DateCriterion = append(rec.DateCriterion, DateCriterion{Code: concept(systemLOINC, d.code, d.display), Value: on})
+			}
+		}
+		for _, e := range f.Evaluations {
+			if e.Antigen == r.Antigen && e.Valid && e.DoseID != 0 {
+				rec.SupportingImmunization = append(rec.SupportingImmunization, Reference{Reference: "Immunization/" + strconv.FormatInt(e.DoseID, 10)})
+			}
+		}
+		res.Recommendation = append(res.Recommendation, rec)
+	}
+	return res
+}
+
+// readRecommendation answers one patient's recommendation, audited as a read of the patient.
+func (h *Handler) readRecommendation(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	n, ok := wholeID(id)
+	if !ok {
+		WriteError(w, r, notFound("ImmunizationRecommendation", id))
+		return
+	}
+	res, found, err := h.recommendationOf(r.Context(), n, i18n.FromRequest(r))
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if !found {
+		WriteError(w, r, notFound("ImmunizationRecommendation", id))
+		return
+	}
+	if !readable(auth.PrincipalFrom(r.Context()), res, auth.ActRead) {
+		WriteError(w, r, readForbidden(res))
+		return
+	}
+	if err := h.audited(r, "fhir.immunizationrecommendation.read", "patient", id, n, "ImmunizationRecommendation/"+id); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, res)
+}
+
+// recommendationPlan reads an ImmunizationRecommendation search: the patients (the one named,
+// those of _id), each giving its forecast.
+func recommendationPlan(h *Handler, r *http.Request, q *query, coded bool) (searchPlan, error) {
+	pid, err := q.reference("patient", "Patient")
+	if err != nil {
+		return searchPlan{}, err
+	}
+	ids, idGiven := q.ids()
+	var f patient.Filter
+	match := pid >= 0 && coded && (!idGiven || len(ids) > 0)
+	if pid > 0 {
+		f.IDs = []int64{pid}
+	}
+	if idGiven {
+		if pid > 0 && !containsID(ids, pid) {
+			match = false
+		}
+		f.IDs = ids
+	}
+	lang := i18n.FromRequest(r)
+	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
+		if !match {
+			return nil, nil
+		}
+		g := f
+		g.After, g.Descending, g.Limit = after, desc, limit
+		list, _, err := h.Patients.Page(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]group, 0, len(list))
+		for _, p := range list {
+			res, found, err := h.recommendationOf(ctx, p.ID, lang)
+			if err != nil {
+				return nil, err
+			}
+			g := group{ID: p.ID}
+			if found {
+				g.Resources = []Resource{res}
+			}
+			out = append(out, g)
+		}
+		return out, nil
+	}
+	return searchPlan{src: src, entity: "patient", patient: max(pid, 0)}, nil
+}
+
+// recommendationsEach hands fn the recommendation of patientID (every patient's when 0, a
+// batch at a time, calling step after each batch).
+func (h *Handler) recommendationsEach(ctx context.Context, patientID int64, lang string, fn func(Resource) error, step func() error) error {
+	one := func(id int64) error {
+		res, found, err := h.recommendationOf(ctx, id, lang)
+		if err != nil || !found {
+			return err
+		}
+		return fn(res)
+	}
+	if patientID != 0 {
+		err := one(patientID)
+		if apperr.KindOf(err) == apperr.KindNotFound {
+			return nil
+		}
+		return err
+	}
+	f := patient.Filter{Limit: exportBatch}
+	for {
+		list, _, err := h.Patients.Page(ctx, f)
+		if err != nil {
+			return err
+		}
+		for _, p := range list {
+			if err := one(p.ID); err != nil {
+				return err
+			}
+		}
+		if err := step(); err != nil {
+			return err
+		}
+		if len(list) < exportBatch {
+			return nil
+		}
+		f.After = list[len(list)-1].ID
+	}
+}
+
+// ImmunizationRecommendation is a patient's forecast.
+type ImmunizationRecommendation struct {
+	base
+	Patient        *Reference                       `json:"patient"`
+	Date           string                           `json:"date"`
+	Recommendation []ImmunizationRecommendationItem `json:"recommendation"`
+}
+
+// ImmunizationRecommendationItem is one antigen's next dose, or why there is none.
+type ImmunizationRecommendationItem struct {
+	VaccineCode            []CodeableConcept `json:"vaccineCode,omitempty"`
+	TargetDisease          *CodeableConcept  `json:"targetDisease,omitempty"`
+	ForecastStatus         *CodeableConcept  `json:"forecastStatus"`
+	DateCriterion          []DateCriterion   `json:"dateCriterion,omitempty"`
+	Series                 string            `json:"series,omitempty"`
+	DoseNumberPositiveInt  int               `json:"doseNumberPositiveInt,omitempty"`
+	SeriesDosesPositiveInt int               `json:"seriesDosesPositiveInt,omitempty"`
+	SupportingImmunization []Reference       `json:"supportingImmunization,omitempty"`
+}
+
+// DateCriterion is one of a recommendation's dates.
+type DateCriterion struct {
+	Code  *CodeableConcept `json:"code"`
+	Value string           `json:"value"`
+}

@@ -1,0 +1,564 @@
+package immunisation_test
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"emr/internal/apitest"
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+	"emr/internal/immunisation"
+)
+
+type record struct {
+	ID             int64    `json:"id"`
+	Kind           string   `json:"kind"`
+	Status         string   `json:"status"`
+	Vaccine        string   `json:"vaccine"`
+	VaccineName    string   `json:"vaccine_name"`
+	Antigens       []string `json:"antigens"`
+	Antigen        string   `json:"antigen"`
+	AntigenName    string   `json:"antigen_name"`
+	OccurredOn     string   `json:"occurred_on"`
+	GivenBy        *int64   `json:"given_by"`
+	GivenByName    string   `json:"given_by_name"`
+	OverrideReason string   `json:"override_reason"`
+	Overridden     []string `json:"overridden"`
+	ErrorReason    string   `json:"error_reason"`
+	Version        int      `json:"version"`
+}
+
+type finding struct {
+	Code      string `json:"code"`
+	Severity  string `json:"severity"`
+	Message   string `json:"message"`
+	Vaccine   string `json:"vaccine"`
+	Antigen   string `json:"antigen"`
+	Substance string `json:"substance"`
+}
+
+type findings struct {
+	Code     string    `json:"code"`
+	Error    string    `json:"error"`
+	Findings []finding `json:"findings"`
+}
+
+type setup struct {
+	env                        *apitest.Env
+	db                         *database.DB
+	admin, doctor, nurse, desk *apitest.Client
+	patientID                  int64
+	today, birth               string
+	booked                     int
+}
+
+func day(offset int) string { return time.Now().UTC().AddDate(0, 0, offset).Format(time.DateOnly) }
+
+func newSetup(t *testing.T, db *database.DB) *setup {
+	env := apitest.New(t, db)
+	s := &setup{env: env, db: db, today: day(0), birth: day(-700)}
+	s.admin = env.LoggedIn("admin", env.CreateUser("admin", "admin"))
+	s.doctor = env.LoggedIn("doc", env.CreateUser("doc", "doctor"))
+	s.nurse = env.LoggedIn("nurse", env.CreateUser("nurse", "nurse"))
+	s.desk = env.LoggedIn("desk", env.CreateUser("desk", "receptionist"))
+	s.patientID = s.newPatient(t, "An", "female", "none")
+	return s
+}
+
+func (s *setup) newPatient(t *testing.T, first, sex, allergyStatus string) int64 {
+	t.Helper()
+	p := apitest.Do[struct{ ID int64 }](t, s.doctor, http.StatusCreated, "POST", "/api/patients", map[string]any{"first_name": first, "last_name": "Nguyễn",
+		"birth_date": s.birth, "sex": sex, "address": "1 Lê Lợi", "history": map[string]any{"allergy_status": allergyStatus}})
+	return p.ID
+}
+
+// setAllergies records a patient's allergies: substance, severity, reaction triples.
+func (s *setup) setAllergies(t *testing.T, id int64, triples ...string) {
+	t.Helper()
+	var p map[string]any
+	s.doctor.Do("GET", fmt.Sprintf("/api/patients/%d", id), nil).JSON(t, &p)
+	var list []map[string]string
+	for i := 0; i+2 < len(triples); i += 3 {
+		list = append(list, map[string]string{"substance": triples[i], "severity": triples[i+1], "reaction": triples[i+2]})
+	}
+	h := p["history"].(map[string]any)
+	h["allergies"], h["allergy_status"] = list, "present"
+	apitest.Do[any](t, s.doctor, http.StatusOK, "PUT", fmt.Sprintf("/api/patients/%d", id), p)
+}
+
+// visitWith records a visit of the patient today with a diagnosis.
+func (s *setup) visitWith(t *testing.T, id int64, code string) {
+	t.Helper()
+	docs := apitest.Do[struct{ Data []struct{ ID int64 } }](t, s.doctor, http.StatusOK, "GET", "/api/doctors", nil)
+	// today, one after the other: later when the day has room, else earlier
+	s.booked++
+	now := time.Now().UTC().Truncate(time.Minute)
+	at := now.Add(time.Duration(s.booked) * 20 * time.Minute)
+	if at.Format(time.DateOnly) != now.Format(time.DateOnly) {
+		at = now.Add(-time.Duration(s.booked) * 20 * time.Minute)
+	}
+	a := apitest.Do[struct {
+		ID      int64
+		Version int
+	}](t, s.doctor, http.StatusCreated, "POST", "/api/appointments", map[string]any{"patient_id": id, "doctor_id": docs.Data[0].ID,
+		"starts_at": at.Format(time.RFC3339), "duration_minutes": 10, "type": "new"})
+	path := fmt.Sprintf("/api/appointments/%d", a.ID)
+	apitest.Do[any](t, s.doctor, http.StatusOK, "POST", path+"/arrive", map[string]any{"version": a.Version})
+	apitest.Do[any](t, s.doctor, http.StatusOK, "POST", path+"/start", map[string]any{"version": a.Version + 1})
+	apitest.Do[any](t, s.doctor, http.StatusOK, "PUT", path+"/visit", map[string]any{"version": 0, "diagnoses": []map[string]any{{"code": code, "primary": true}}})
+}
+
+func dose(vaccine, on string, extra ...any) map[string]any {
+	in := map[string]any{"kind": "given", "vaccine": vaccine, "occurred_on": on, "lot": "A123", "expiry": day(300), "site": "left_arm", "route": "SC"}
+	for i := 0; i+1 < len(extra); i += 2 {
+		in[extra[i].(string)] = extra[i+1]
+	}
+	return in
+}
+
+func (s *setup) path(id int64) string { return fmt.Sprintf("/api/patients/%d/immunisations", id) }
+
+func (s *setup) count(t *testing.T) int {
+	return dbtest.Count(t, s.db, "SELECT COUNT(*) FROM immunisations")
+}
+
+func codes(fs []finding) string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Code+":"+f.Severity)
+	}
+	return strings.Join(out, " ")
+}
+
+// TestRecordRefusesBadInput: each refusal through the API answers 422 on its field, in the
+// user's language, and stores nothing.
+func TestRecordRefusesBadInput(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		before := day(-800)
+		for _, c := range []struct {
+			name  string
+			in    map[string]any
+			field string
+		}{
+			{"unknown kind", map[string]any{"kind": "planned", "vaccine": "mmr", "occurred_on": day(-10)}, "kind"},
+			{"no vaccine", dose("", day(-10)), "vaccine"},
+			{"vaccine not in the catalogue", dose("smallpox", day(-10)), "vaccine"},
+			{"no lot for a dose given here", dose("mmr", day(-10), "lot", " "), "lot"},
+			{"no date", dose("mmr", ""), "occurred_on"},
+			{"not a date", dose("mmr", "last spring"), "occurred_on"},
+			{"in the future", dose("mmr", day(2)), "occurred_on"},
+			{"before birth", dose("mmr", before), "occurred_on"},
+			{"expiry not a date", dose("mmr", day(-10), "expiry", "2026-13-01"), "expiry"},
+			{"site not on the list", dose("mmr", day(-10), "site", "left_ear"), "site"},
+			{"route not on the list", dose("mmr", day(-10), "route", "IV"), "route"},
+			{"dose number 0", dose("mmr", day(-10), "dose_number", 0), "dose_number"},
+			{"dose number 11", dose("mmr", day(-10), "dose_number", 11), "dose_number"},
+			{"elsewhere without a source", map[string]any{"kind": "elsewhere", "vaccine": "mmr", "occurred_on": day(-10)}, "source"},
+			{"elsewhere with an unknown source", map[string]any{"kind": "elsewhere", "vaccine": "mmr", "occurred_on": day(-10), "source": "rumour"}, "source"},
+			{"refusal without an antigen", map[string]any{"kind": "refused", "occurred_on": day(-10), "reason": "parent declined"}, "antigen"},
+			{"refusal of an unknown antigen", map[string]any{"kind": "refused", "antigen": "smallpox", "occurred_on": day(-10), "reason": "parent declined"}, "antigen"},
+			{"refusal without a reason", map[string]any{"kind": "refused", "antigen": "measles", "occurred_on": day(-10), "reason": " "}, "reason"},
+			{"contraindication until a bad date", map[string]any{"kind": "contraindicated", "antigen": "measles", "occurred_on": day(-10), "reason": "chemotherapy", "until_on": "soon"}, "until_on"},
+			{"contraindication ending before it began", map[string]any{"kind": "contraindicated", "antigen": "measles", "occurred_on": day(-10), "reason": "chemotherapy", "until_on": day(-20)}, "until_on"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				r := s.nurse.Do("POST", s.path(s.patientID), c.in)
+				_, _, fields := r.Error(t)
+				if r.Status != http.StatusUnprocessableEntity || len(fields[c.field]) == 0 {
+					t.Fatalf("%d %s, want 422 on %s", r.Status, r.Body, c.field)
+				}
+				if n := s.count(t); n != 0 {
+					t.Fatalf("a refused record was stored: %d", n)
+				}
+			})
+		}
+		// In the user's language.
+		s.nurse.SetCookie("language", "ru")
+		r := s.nurse.Do("POST", s.path(s.patientID), dose("mmr", day(-10), "lot", ""))
+		s.nurse.SetCookie("language", "en")
+		if _, _, fields := r.Error(t); len(fields["lot"]) == 0 || fields["lot"][0] != "Укажите серию вакцины." {
+			t.Errorf("lot in Russian: %s", r.Body)
+		}
+		// No such patient.
+		if r := s.nurse.Do("POST", s.path(999999), dose("mmr", day(-10))); r.Status != http.StatusNotFound {
+			t.Errorf("no patient: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// TestSafetyAtThePointOfGiving: each finding of the check, through the check route and on
+// saving a dose given here.
+func TestSafetyAtThePointOfGiving(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		on := day(-1)
+		check := func(t *testing.T, id int64, in map[string]any) []finding {
+			t.Helper()
+			return apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(id)+"/check", in).Findings
+		}
+		yes := true
+
+		// Pregnant by the screening, live MMR: stop; an inactivated vaccine: nothing.
+		if got := codes(check(t, s.patientID, dose("mmr", on, "screening", map[string]any{"pregnant": true}))); got != "live_pregnancy:stop" {
+			t.Errorf("pregnant + MMR: %s", got)
+		}
+		if got := check(t, s.patientID, dose("hepb_paed", on, "screening", map[string]any{"pregnant": true})); len(got) != 0 {
+			t.Errorf("pregnant + hepatitis B: %+v", got)
+		}
+		// A pregnancy diagnosis of a recent visit.
+		pregnant := s.newPatient(t, "Mai", "female", "none")
+		s.visitWith(t, pregnant, "Z34.9")
+		if got := check(t, pregnant, dose("mmr", s.today)); codes(got) != "live_pregnancy:stop" || !strings.Contains(got[0].Message, "Z34.9") {
+			t.Errorf("pregnancy diagnosis + MMR: %+v", got)
+		}
+		// Immunosuppressed by a diagnosis (HIV disease), varicella.
+		hiv := s.newPatient(t, "Bảo", "male", "none")
+		s.visitWith(t, hiv, "B20")
+		if got := codes(check(t, hiv, dose("varicella", s.today))); got != "live_immunosuppressed:stop" {
+			t.Errorf("HIV + varicella: %s", got)
+		}
+		if got := codes(check(t, hiv, dose("dtap", s.today))); got != "" {
+			t.Errorf("HIV + DTaP (inactivated): %s", got)
+		}
+		// By the screening.
+		if got := codes(check(t, s.patientID, dose("varicella", on, "screening", map[string]any{"immunosuppressed": &yes}))); got != "live_immunosuppressed:stop" {
+			t.Errorf("immunosuppressed by screening + varicella: %s", got)
+		}
+		// On methotrexate (L04), recorded as taken; on prednisolone (H02AB): a warning.
+		mtx := s.newPatient(t, "Cúc", "female", "none")
+		apitest.Do[any](t, s.doctor, http.StatusCreated, "POST", fmt.Sprintf("/api/patients/%d/current-medicines", mtx), map[string]any{"medicine": "Methotrexate 2.5 mg", "source": "elsewhere"})
+		if got := check(t, mtx, dose("mmr", on)); codes(got) != "live_immunosuppressed:stop" || !strings.Contains(got[0].Message, "Methotrexate") {
+			t.Errorf("methotrexate + MMR: %+v", got)
+		}
+		steroid := s.newPatient(t, "Dung", "female", "none")
+		apitest.Do[any](t, s.doctor, http.StatusCreated, "POST", fmt.Sprintf("/api/patients/%d/current-medicines", steroid), map[string]any{"medicine": "Prednisolone 5 mg", "source": "elsewhere"})
+		if got := codes(check(t, steroid, dose("mmr", on))); got != "live_immunosuppressed:warn" {
+			t.Errorf("prednisolone + MMR: %s", got)
+		}
+
+		// Allergies to components, read as the medicine-safety check reads them.
+		gelatin := s.newPatient(t, "Giang", "female", "unknown")
+		s.setAllergies(t, gelatin, "Gelatin", "severe", "anaphylaxis")
+		s.nurse.SetCookie("language", "ru")
+		got := check(t, gelatin, dose("varicella", on))
+		s.nurse.SetCookie("language", "en")
+		if codes(got) != "component_allergy:stop" || got[0].Substance != "Желатин" {
+			t.Errorf("gelatin anaphylaxis + varicella: %+v", got)
+		}
+		egg := s.newPatient(t, "Hà", "female", "unknown")
+		s.setAllergies(t, egg, "Eggs", "severe", "anaphylaxis")
+		for _, v := range []string{"mmr", "influenza"} { // ACIP 2023–24: egg allergy is no reason to withhold them
+			if got := check(t, egg, dose(v, on)); len(got) != 0 {
+				t.Errorf("egg allergy + %s: %+v", v, got)
+			}
+		}
+		if got := check(t, egg, dose("yellow_fever", on)); codes(got) != "component_allergy:stop" || got[0].Substance != "Egg protein" {
+			t.Errorf("egg allergy + yellow fever: %+v", got)
+		}
+		mildEgg := s.newPatient(t, "Khánh", "male", "unknown")
+		s.setAllergies(t, mildEgg, "яйцо", "mild", "rash")
+		if got := codes(check(t, mildEgg, dose("yellow_fever", on))); got != "component_allergy:warn" {
+			t.Errorf("mild egg allergy (ru) + yellow fever: %s", got)
+		}
+		yeast := s.newPatient(t, "Linh", "female", "unknown")
+		s.setAllergies(t, yeast, "Baker's yeast", "moderate", "hives")
+		if got := codes(check(t, yeast, dose("hepb_paed", on))); got != "component_allergy:warn" {
+			t.Errorf("yeast + hepatitis B: %s", got)
+		}
+
+		// An antigen contraindicated (stop) or refused (warn) on the record.
+		ci := s.newPatient(t, "Minh", "male", "none")
+		apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(ci), map[string]any{"kind": "contraindicated", "antigen": "measles", "occurred_on": day(-30), "reason": "Encephalopathy after the first dose"})
+		apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(ci), map[string]any{"kind": "refused", "antigen": "pertussis", "occurred_on": day(-30), "reason": "Parent declined"})
+		if got := check(t, ci, dose("mmr", on)); codes(got) != "contraindicated:stop" || got[0].Antigen != "measles" {
+			t.Errorf("contraindicated measles + MMR: %+v", got)
+		}
+		if got := codes(check(t, ci, dose("dtap", on))); got != "refused:warn" {
+			t.Errorf("refused pertussis + DTaP: %s", got)
+		}
+		// A contraindication that ended does not count.
+		ended := s.newPatient(t, "Nam", "male", "none")
+		apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(ended), map[string]any{"kind": "contraindicated", "antigen": "varicella", "occurred_on": day(-60), "reason": "High-dose steroids", "until_on": day(-30)})
+		if got := codes(check(t, ended, dose("varicella", on))); got != "" {
+			t.Errorf("ended contraindication: %s", got)
+		}
+
+		// An expired lot: a finding in the check, refused outright on saving, override or not.
+		if got := codes(check(t, s.patientID, dose("dtap", on, "expiry", day(-2)))); got != "expired_lot:stop" {
+			t.Errorf("expired lot: %s", got)
+		}
+		r := s.nurse.Do("POST", s.path(s.patientID), dose("dtap", on, "expiry", day(-2), "override_reason", "No other lot"))
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["expiry"]) == 0 {
+			t.Errorf("expired lot saved: %d %s", r.Status, r.Body)
+		}
+		// The lot's last day is still good.
+		if got := check(t, s.patientID, dose("dtap", on, "expiry", on)); len(got) != 0 {
+			t.Errorf("lot expiring on the day: %+v", got)
+		}
+
+		// The same vaccine the same day; a dose too close to the last.
+		dup := s.newPatient(t, "Oanh", "female", "none")
+		apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(dup), dose("dtap", day(-10)))
+		if got := codes(check(t, dup, dose("dtap", day(-10)))); !strings.Contains(got, "duplicate_today:stop") {
+			t.Errorf("same vaccine the same day: %s", got)
+		}
+		if got := codes(check(t, dup, dose("dtap", day(-1)))); got != "too_close:warn too_close:warn too_close:warn" {
+			t.Errorf("DTaP 9 days after the last: %s", got)
+		}
+		s.birth = day(-800)
+		older := s.newPatient(t, "Quang", "male", "none")
+		if got := codes(check(t, older, dose("rv1", day(-1), "route", "PO", "site", "oral"))); got != "too_late:warn" { // rotavirus at 26 months: WHO, not after 24
+			t.Errorf("rotavirus past its maximum age: %s", got)
+		}
+		if got := codes(check(t, dup, dose("hepb_paed", day(-1)))); got != "" {
+			t.Errorf("another vaccine: %s", got)
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.check'"); n == 0 {
+			t.Error("checks not audited")
+		}
+	})
+}
+
+// TestOverrideEnteredInErrorAndReactions: a dose with findings is refused without a reason
+// and saved with one (its codes and reason audited); entered in error on its version only; a
+// reaction recorded against a dose and listed with the record.
+func TestOverrideEnteredInErrorAndReactions(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		on := day(-3)
+		in := dose("mmr", on, "screening", map[string]any{"pregnant": true}, "dose_number", 1)
+		r := s.nurse.Do("POST", s.path(s.patientID), in)
+		var refused findings
+		r.JSON(t, &refused)
+		if r.Status != http.StatusUnprocessableEntity || refused.Code != "immunisation.needs_override" || codes(refused.Findings) != "live_pregnancy:stop" || refused.Error == "" {
+			t.Fatalf("without a reason: %d %s", r.Status, r.Body)
+		}
+		in["override_reason"] = "   "
+		if r := s.nurse.Do("POST", s.path(s.patientID), in); r.Status != http.StatusUnprocessableEntity || s.count(t) != 0 {
+			t.Fatalf("a blank reason: %d %s", r.Status, r.Body)
+		}
+		in["override_reason"] = "Pregnancy test negative today"
+		rec := apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), in)
+		if !slices.Equal(rec.Overridden, []string{"live_pregnancy"}) || rec.OverrideReason != "Pregnancy test negative today" || rec.GivenBy == nil ||
+			*rec.GivenBy != s.env.UserID("nurse") || rec.GivenByName != "Test nurse" || rec.VaccineName != "MMR vaccine" || !slices.Equal(rec.Antigens, []string{"measles", "mumps", "rubella"}) {
+			t.Errorf("saved: %+v", rec)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.override' AND entity_id = $1 AND detail LIKE '%live_pregnancy%' AND detail LIKE '%Pregnancy test negative today%'`,
+			fmt.Sprint(rec.ID)); n != 1 {
+			t.Errorf("override audited: %d", n)
+		}
+		// Elsewhere: no check, no given_by.
+		other := apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), map[string]any{"kind": "elsewhere", "vaccine": "hepb_paed", "occurred_on": s.birth, "source": "card", "place": "Từ Dũ hospital"})
+		if other.GivenBy != nil || other.Kind != "elsewhere" {
+			t.Errorf("elsewhere: %+v", other)
+		}
+
+		// Reactions.
+		path := fmt.Sprintf("/api/immunisations/%d/reactions", rec.ID)
+		for _, c := range []struct {
+			name  string
+			in    map[string]any
+			field string
+		}{
+			{"onset before the dose", map[string]any{"onset_on": day(-4), "reaction": "fever", "severity": "mild"}, "onset_on"},
+			{"onset in the future", map[string]any{"onset_on": day(2), "reaction": "fever", "severity": "mild"}, "onset_on"},
+			{"unknown reaction", map[string]any{"onset_on": on, "reaction": "sneezing", "severity": "mild"}, "reaction"},
+			{"unknown severity", map[string]any{"onset_on": on, "reaction": "fever", "severity": "awful"}, "severity"},
+			{"other without a description", map[string]any{"onset_on": on, "reaction": "other", "severity": "mild"}, "description"},
+		} {
+			r := s.nurse.Do("POST", path, c.in)
+			if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields[c.field]) == 0 {
+				t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
+			}
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM immunisation_reactions"); n != 0 {
+			t.Fatalf("a refused reaction was stored: %d", n)
+		}
+		reaction := apitest.Do[struct {
+			ID       int64  `json:"id"`
+			Reaction string `json:"reaction"`
+			Serious  bool   `json:"serious"`
+		}](t, s.nurse, http.StatusCreated, "POST", path, map[string]any{"onset_on": day(-2), "reaction": "seizure", "severity": "severe", "serious": true,
+			"description": "Febrile seizure, 2 minutes", "reported_to": "Provincial CDC"})
+		if reaction.Reaction != "seizure" || !reaction.Serious {
+			t.Errorf("reaction: %+v", reaction)
+		}
+
+		// The record as the chart reads it, audited.
+		view := apitest.Do[struct {
+			Records   []record `json:"records"`
+			Reactions []struct {
+				ImmunisationID int64 `json:"immunisation_id"`
+			} `json:"reactions"`
+			Forecast struct {
+				AsOf            string `json:"as_of"`
+				Evaluations     []any  `json:"evaluations"`
+				Recommendations []any  `json:"recommendations"`
+			} `json:"forecast"`
+			Schedules []string `json:"schedules"`
+			AsOf      string   `json:"as_of"`
+		}](t, s.doctor, http.StatusOK, "GET", s.path(s.patientID), nil)
+		if len(view.Records) != 2 || view.Records[0].Kind != "elsewhere" || len(view.Reactions) != 1 || view.Reactions[0].ImmunisationID != rec.ID ||
+			view.AsOf != s.today || view.Forecast.AsOf != s.today || len(view.Forecast.Evaluations) != 4 || !slices.Equal(view.Schedules, []string{"who"}) {
+			t.Errorf("view: %+v", view)
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.list' AND patient_id = $1", s.patientID); n != 1 {
+			t.Errorf("read audited: %d", n)
+		}
+
+		// Entered in error: a reason, the version read; a stale version is a conflict.
+		mark := fmt.Sprintf("/api/immunisations/%d/entered-in-error", rec.ID)
+		if r := s.nurse.Do("POST", mark, map[string]any{"reason": " ", "version": rec.Version}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("no reason: %d %s", r.Status, r.Body)
+		}
+		if r := s.nurse.Do("POST", mark, map[string]any{"reason": "Wrong patient", "version": rec.Version + 1}); r.Status != http.StatusConflict {
+			t.Errorf("stale version: %d %s", r.Status, r.Body)
+		}
+		marked := apitest.Do[record](t, s.nurse, http.StatusOK, "POST", mark, map[string]any{"reason": "Wrong patient", "version": rec.Version})
+		if marked.Status != "entered_in_error" || marked.ErrorReason != "Wrong patient" || marked.Version != rec.Version+1 {
+			t.Errorf("marked: %+v", marked)
+		}
+		if r := s.nurse.Do("POST", mark, map[string]any{"reason": "Wrong patient", "version": rec.Version}); r.Status != http.StatusConflict {
+			t.Errorf("marked twice: %d %s", r.Status, r.Body)
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM immunisations WHERE id = $1", rec.ID); n != 1 {
+			t.Error("a record entered in error was deleted")
+		}
+		// A dose entered in error takes no reaction, and no longer counts as given that day.
+		if r := s.nurse.Do("POST", path, map[string]any{"onset_on": on, "reaction": "fever", "severity": "mild"}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("reaction to a record in error: %d %s", r.Status, r.Body)
+		}
+		if got := apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(s.patientID)+"/check", dose("mmr", on)).Findings; len(got) != 0 {
+			t.Errorf("a dose in error still counts: %+v", got)
+		}
+		if r := s.nurse.Do("POST", "/api/immunisations/999999/entered-in-error", map[string]any{"reason": "x y z", "version": 1}); r.Status != http.StatusNotFound {
+			t.Errorf("no record: %d", r.Status)
+		}
+	})
+}
+
+// TestWhoMayReadAndWrite: a receptionist neither reads nor writes a patient's immunisations;
+// a doctor (write diagnosis) reads them; the settings are an administrator's.
+func TestWhoMayReadAndWrite(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		for _, c := range []struct {
+			name         string
+			client       *apitest.Client
+			method, path string
+			body         any
+			want         int
+		}{
+			{"receptionist writes", s.desk, "POST", s.path(s.patientID), dose("dtap", day(-1)), http.StatusForbidden},
+			{"receptionist checks", s.desk, "POST", s.path(s.patientID) + "/check", dose("dtap", day(-1)), http.StatusForbidden},
+			{"receptionist reads", s.desk, "GET", s.path(s.patientID), nil, http.StatusForbidden},
+			{"doctor reads", s.doctor, "GET", s.path(s.patientID), nil, http.StatusOK},
+			{"nurse reads the catalogue", s.nurse, "GET", "/api/immunisation/catalogue", nil, http.StatusOK},
+			{"nurse reads the settings", s.nurse, "GET", "/api/immunisation/settings", nil, http.StatusForbidden},
+		} {
+			if r := c.client.Do(c.method, c.path, c.body); r.Status != c.want {
+				t.Errorf("%s: %d %s, want %d", c.name, r.Status, r.Body, c.want)
+			}
+		}
+		if n := s.count(t); n != 0 {
+			t.Errorf("stored: %d", n)
+		}
+		// An archived record is read, not written.
+		archived := s.newPatient(t, "Phúc", "male", "none")
+		apitest.Do[any](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/patients/%d/archive", archived), map[string]string{"reason": "Registered twice"})
+		if r := s.nurse.Do("POST", s.path(archived), dose("dtap", day(-1))); r.Status != http.StatusConflict {
+			t.Errorf("archived patient written: %d %s", r.Status, r.Body)
+		}
+		apitest.Do[any](t, s.nurse, http.StatusOK, "GET", s.path(archived), nil)
+	})
+}
+
+// TestSettings: the defaults, what is refused, a stale version, and the catalogue's clinic picks.
+func TestSettings(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		type settings struct {
+			Schedules []string `json:"schedules"`
+			Stocked   []string `json:"stocked"`
+			Reminders struct {
+				On         bool     `json:"on"`
+				DaysBefore int      `json:"days_before"`
+				Channels   []string `json:"channels"`
+			} `json:"reminders"`
+			WeightMaxAgeDays int `json:"weight_max_age_days"`
+			Version          int `json:"version"`
+		}
+		got := apitest.Do[settings](t, s.admin, http.StatusOK, "GET", "/api/immunisation/settings", nil)
+		if !slices.Equal(got.Schedules, []string{"who"}) || got.WeightMaxAgeDays != 30 || got.Version != 0 {
+			t.Fatalf("defaults: %+v", got)
+		}
+		for _, c := range []struct {
+			name  string
+			in    map[string]any
+			field string
+		}{
+			{"no schedule", map[string]any{"schedules": []string{}}, "schedules"},
+			{"unknown schedule", map[string]any{"schedules": []string{"mars"}}, "schedules"},
+			{"unknown vaccine stocked", map[string]any{"stocked": []string{"smallpox"}}, "stocked"},
+			{"reminders too early", map[string]any{"reminders": map[string]any{"on": true, "days_before": 90, "channels": []string{"sms"}}}, "reminders.days_before"},
+			{"unknown channel", map[string]any{"reminders": map[string]any{"on": true, "days_before": 7, "channels": []string{"pigeon"}}}, "reminders.channels"},
+			{"reminders on, no channel", map[string]any{"reminders": map[string]any{"on": true, "days_before": 7, "channels": []string{}}}, "reminders.channels"},
+			{"weight age 0", map[string]any{"weight_max_age_days": 0}, "weight_max_age_days"},
+			{"nothing named", map[string]any{}, "schedules"},
+		} {
+			full := map[string]any{"schedules": []string{"who"}, "stocked": []string{}, "reminders": map[string]any{"on": false, "days_before": 7, "channels": []string{}},
+				"weight_max_age_days": 30}
+			if len(c.in) == 0 {
+				full = map[string]any{}
+			}
+			for k, v := range c.in {
+				full[k] = v
+			}
+			c.in = full
+			c.in["version"] = 0
+			r := s.admin.Do("PUT", "/api/immunisation/settings", c.in)
+			if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields[c.field]) == 0 {
+				t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
+			}
+		}
+		saved := apitest.Do[settings](t, s.admin, http.StatusOK, "PUT", "/api/immunisation/settings", map[string]any{"schedules": []string{"vn_epi", "who", "vn_epi"},
+			"stocked": []string{"mmr", "dtap"}, "reminders": map[string]any{"on": true, "days_before": 3, "channels": []string{"sms", "email"}}, "weight_max_age_days": 14, "version": 0})
+		if !slices.Equal(saved.Schedules, []string{"vn_epi", "who"}) || saved.Version != 1 || saved.WeightMaxAgeDays != 14 || !saved.Reminders.On {
+			t.Errorf("saved: %+v", saved)
+		}
+		if r := s.admin.Do("PUT", "/api/immunisation/settings", map[string]any{"schedules": []string{"who"}, "weight_max_age_days": 30, "version": 0}); r.Status != http.StatusConflict {
+			t.Errorf("stale version: %d %s", r.Status, r.Body)
+		}
+		if r := s.doctor.Do("PUT", "/api/immunisation/settings", map[string]any{"schedules": []string{"who"}, "version": 1}); r.Status != http.StatusForbidden {
+			t.Errorf("a doctor saves settings: %d", r.Status)
+		}
+		if n, err := immunisation.WeightMaxAgeDays(t.Context(), db); err != nil || n != 14 {
+			t.Errorf("weight max age: %d %v", n, err)
+		}
+		cat := apitest.Do[struct {
+			Vaccines []struct {
+				Key        string   `json:"key"`
+				Live       bool     `json:"live"`
+				Components []string `json:"components"`
+			} `json:"vaccines"`
+			Sites  []string `json:"sites"`
+			Routes []string `json:"routes"`
+			Clinic struct {
+				Schedules []string `json:"schedules"`
+				Stocked   []string `json:"stocked"`
+			} `json:"clinic"`
+		}](t, s.nurse, http.StatusOK, "GET", "/api/immunisation/catalogue", nil)
+		if len(cat.Vaccines) == 0 || len(cat.Sites) != 8 || len(cat.Routes) != 5 || !slices.Equal(cat.Clinic.Stocked, []string{"mmr", "dtap"}) ||
+			!slices.Equal(cat.Clinic.Schedules, []string{"vn_epi", "who"}) {
+			t.Errorf("catalogue: %+v", cat)
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'settings.immunisation'"); n != 1 {
+			t.Errorf("settings audited: %d", n)
+		}
+	})
+}

@@ -1,0 +1,267 @@
+package immunisation
+
+// The reads the FHIR API's Immunization and ImmunizationRecommendation are made from (issue
+// 59): a page of records in id order (of one patient, among ids, changed since a time), each
+// with its reactions and the names of the accounts it names; and a patient's forecast as the
+// chart shows it. They read the tables with placeholders only and change nothing.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"emr/internal/database"
+	"emr/internal/user"
+)
+
+// Recorded is one record of the immunisation record as the FHIR API reads it: a dose given
+// here or elsewhere, a refusal or a contraindication, with its reactions.
+type Recorded struct {
+	ID            int64
+	PatientID     int64
+	Kind          string // given, elsewhere, refused, contraindicated
+	Status        string // completed, entered_in_error
+	Vaccine       string
+	Antigen       string
+	OccurredOn    string
+	DoseNumber    int // 0: not said
+	Lot           string
+	Expiry        string
+	Site          string
+	Route         string
+	GivenBy       int64 // 0: none (elsewhere, or not said)
+	GivenByName   string
+	Performer     string
+	Source        string // "", card, registry, parent
+	Place         string
+	Reason        string
+	UntilOn       string
+	AppointmentID int64 // 0: none
+	Note          string
+	ErrorReason   string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	Version       int
+	Reactions     []RecordedReaction
+	// Counted is how the patient's forecast counted the dose, one evaluation per antigen
+	// (WithEvaluations; none until it is asked, nor for a refusal or contraindication), and
+	// SeriesDoses the doses of each antigen's series for the child.
+	Counted     []Evaluation
+	SeriesDoses map[string]int
+}
+
+// InError reports whether the record was marked entered in error.
+func (r Recorded) InError() bool { return r.Status == "entered_in_error" }
+
+// RecordedReaction is an adverse event following a dose, as the FHIR API reads it.
+type RecordedReaction struct {
+	ID          int64
+	OnsetOn     string
+	Reaction    string
+	Severity    string
+	Serious     bool
+	Description string
+	ReportedTo  string
+	Status      string
+}
+
+// PageFilter selects the records a page reads: of one patient (0: every patient's), among
+// IDs (none: any), changed at or after Since (nil: any), after the id After (below it when
+// Descending; 0: from the first, or the last), Limit of them.
+type PageFilter struct {
+	PatientID int64
+	// PatientIDs, when there are any, are the patients whose records are read (ascending
+	// only; PatientID and IDs are then not read).
+	PatientIDs []int64
+	IDs        []int64
+	Since      *time.Time
+	After      int64
+	Descending bool
+	Limit      int
+}
+
+const recordedColumns = `id, patient_id, kind, status, vaccine, antigen, occurred_on, COALESCE(dose_number, 0), lot, expiry, site, route,
+	COALESCE(given_by, 0), performer, source, place, reason, until_on, COALESCE(appointment_id, 0), note, error_reason, created_at, updated_at, version
+	FROM immunisations`
+
+// RecordsPage reads one page of records in id order, each with its reactions (entered in
+// error ones left out) and the name of who gave it.
+func RecordsPage(ctx context.Context, q database.Querier, f PageFilter) ([]Recorded, error) {
+	where, tail, args := database.KeysetPage(q, "id", f.IDs, "patient_id", f.PatientID, f.After, f.Descending, max(f.Limit, 1))
+	if len(f.PatientIDs) > 0 {
+		where, tail, args = database.KeysetAmong(q, "id", "patient_id", f.PatientIDs, f.After, max(f.Limit, 1))
+	}
+	if f.Since != nil {
+		// The keyset's limit is its last argument: the condition goes before it.
+		limit := args[len(args)-1]
+		args = append(args[:len(args)-1], f.Since.UTC(), limit)
+		where += " AND updated_at >= $" + strconv.Itoa(len(args)-1)
+		order := " ASC"
+		if f.Descending {
+			order = " DESC"
+		}
+		tail = " ORDER BY id" + order + " LIMIT $" + strconv.Itoa(len(args))
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+recordedColumns+` WHERE `+where+tail, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read immunisations: %w", err)
+	}
+	var out []Recorded
+	for rows.Next() {
+		var r Recorded
+		if err := rows.Scan(&r.ID, &r.PatientID, &r.Kind, &r.Status, &r.Vaccine, &r.Antigen, &r.OccurredOn, &r.DoseNumber, &r.Lot, &r.Expiry,
+			&r.Site, &r.Route, &r.GivenBy, &r.Performer, &r.Source, &r.Place, &r.Reason, &r.UntilOn, &r.AppointmentID, &r.Note,
+			&r.ErrorReason, &r.CreatedAt, &r.UpdatedAt, &r.Version); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read an immunisation: %w", err)
+		}
+		out = append(out, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	return out, withReactionsAndNames(ctx, q, out)
+}
+
+// RecordByID reads one record, false when there is none.
+func RecordByID(ctx context.Context, q database.Querier, id int64) (Recorded, bool, error) {
+	list, err := RecordsPage(ctx, q, PageFilter{IDs: []int64{id}, Limit: 1})
+	if err != nil || len(list) == 0 {
+		return Recorded{}, false, err
+	}
+	return list[0], true, nil
+}
+
+// withReactionsAndNames fills in the records' reactions and the names of who gave them.
+func withReactionsAndNames(ctx context.Context, q database.Querier, list []Recorded) error {
+	ids := make([]int64, len(list))
+	var staff []int64
+	at := make(map[int64]int, len(list))
+	for i, r := range list {
+		ids[i], at[r.ID] = r.ID, i
+		if r.GivenBy != 0 {
+			staff = append(staff, r.GivenBy)
+		}
+	}
+	in, args := database.InIDs(q, "immunisation_id", ids, 1)
+	rows, err := q.QueryContext(ctx, `SELECT id, immunisation_id, onset_on, reaction, severity, serious, description, reported_to, status
+		FROM immunisation_reactions WHERE `+in+` AND status = 'completed' ORDER BY id`, args...)
+	if err != nil {
+		return fmt.Errorf("read immunisation reactions: %w", err)
+	}
+	for rows.Next() {
+		var x RecordedReaction
+		var dose int64
+		if err := rows.Scan(&x.ID, &dose, &x.OnsetOn, &x.Reaction, &x.Severity, &x.Serious, &x.Description, &x.ReportedTo, &x.Status); err != nil {
+			rows.Close()
+			return fmt.Errorf("read an immunisation reaction: %w", err)
+		}
+		if i, ok := at[dose]; ok {
+			list[i].Reactions = append(list[i].Reactions, x)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(staff) == 0 {
+		return nil
+	}
+	names, err := user.Names(ctx, q, staff)
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		list[i].GivenByName = names[list[i].GivenBy]
+	}
+	return nil
+}
+
+// PatientForecast is a patient's forecast as of a day (YYYY-MM-DD), read against the clinic's
+// schedules: the doses given here and elsewhere, the refusals and contraindications (none
+// entered in error), and the child's birth date and sex. It also answers when the patient's
+// record last changed (the patient or any of their immunisation records). found is false
+// when there is no such patient.
+func PatientForecast(ctx context.Context, q database.Querier, c *Catalogue, patientID int64, asOf string) (f Forecast, changed time.Time, found bool, err error) {
+	var child Child
+	err = q.QueryRowContext(ctx, `SELECT birth_date, sex, updated_at FROM patients WHERE id = $1`, patientID).Scan(&child.BirthDate, &child.Sex, &changed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return f, changed, false, nil
+	}
+	if err != nil {
+		return f, changed, false, fmt.Errorf("read the patient: %w", err)
+	}
+	var doses []Dose
+	var excl []Exclusion
+	var after int64
+	for {
+		list, err := RecordsPage(ctx, q, PageFilter{PatientID: patientID, After: after, Limit: 500})
+		if err != nil {
+			return f, changed, true, err
+		}
+		for _, r := range list {
+			if r.UpdatedAt.After(changed) {
+				changed = r.UpdatedAt
+			}
+			if r.InError() {
+				continue
+			}
+			switch r.Kind {
+			case "given", "elsewhere":
+				doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.OccurredOn})
+			case "refused", "contraindicated":
+				excl = append(excl, Exclusion{Antigen: r.Antigen, Kind: r.Kind, From: r.OccurredOn, Until: r.UntilOn})
+			}
+		}
+		if len(list) < 500 {
+			break
+		}
+		after = list[len(list)-1].ID
+	}
+	s, err := ReadSettings(ctx, q)
+	if err != nil {
+		return f, changed, true, err
+	}
+	return c.Forecast(s.Schedules, child, doses, excl, asOf), changed, true, nil
+}
+
+// WithEvaluations fills in how each patient's forecast as of asOf counted each of their doses
+// in list: one forecast per patient of the list.
+func WithEvaluations(ctx context.Context, q database.Querier, c *Catalogue, list []Recorded, asOf string) error {
+	type counted struct {
+		by     map[int64][]Evaluation
+		series map[string]int
+	}
+	seen := map[int64]counted{}
+	for i, r := range list {
+		if r.Kind != "given" && r.Kind != "elsewhere" {
+			continue
+		}
+		got, ok := seen[r.PatientID]
+		if !ok {
+			f, _, found, err := PatientForecast(ctx, q, c, r.PatientID, asOf)
+			if err != nil {
+				return err
+			}
+			got = counted{by: map[int64][]Evaluation{}, series: map[string]int{}}
+			if found {
+				for _, e := range f.Evaluations {
+					got.by[e.DoseID] = append(got.by[e.DoseID], e)
+				}
+				for _, rec := range f.Recommendations {
+					got.series[rec.Antigen] = rec.Doses
+				}
+			}
+			seen[r.PatientID] = got
+		}
+		list[i].Counted, list[i].SeriesDoses = got.by[r.ID], got.series
+	}
+	return nil
+}

@@ -1,0 +1,485 @@
+package immunisation
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const dayLayout = "2006-01-02"
+
+// age is an age or an interval in whole calendar units: "4m15d" is four calendar months and
+// fifteen days; "4y-1d" the day before the fourth birthday (a maximum age "under 4 years").
+type age struct{ years, months, weeks, days int }
+
+var ageRE = regexp.MustCompile(`^(?:(\d+)y)?(?:(\d+)m)?(?:(\d+)w)?(?:(\d+)d)?(?:-(\d+)d)?$`)
+
+func parseAge(s string) (age, error) {
+	m := ageRE.FindStringSubmatch(s)
+	if s == "" || m == nil {
+		return age{}, fmt.Errorf("%q is not an age (e.g. 0d, 6w, 2m, 4m15d, 1y)", s)
+	}
+	n := func(x string) int {
+		if x == "" {
+			return 0
+		}
+		v, _ := strconv.Atoi(x)
+		return v
+	}
+	return age{years: n(m[1]), months: n(m[2]), weeks: n(m[3]), days: n(m[4]) - n(m[5])}, nil
+}
+
+func optAge(s string) (*age, error) {
+	if s == "" {
+		return nil, nil
+	}
+	a, err := parseAge(s)
+	return &a, err
+}
+
+// after is the day this long after t: calendar months first (clamped to the month's last day),
+// then weeks and days.
+func (a age) after(t time.Time) time.Time {
+	return addMonths(t, a.years*12+a.months).AddDate(0, 0, a.weeks*7+a.days)
+}
+
+// approxDays orders ages (a month as 30 days, a year as 365): used only to sort catch-up rows.
+func (a age) approxDays() int { return a.years*365 + a.months*30 + a.weeks*7 + a.days }
+
+func (a age) less(b age) bool { return a.approxDays() < b.approxDays() }
+
+func (a age) String() string {
+	var b strings.Builder
+	for _, p := range []struct {
+		n int
+		u string
+	}{{a.years, "y"}, {a.months, "m"}, {a.weeks, "w"}, {a.days, "d"}} {
+		if p.n < 0 {
+			fmt.Fprintf(&b, "-%d%s", -p.n, p.u)
+		} else if p.n != 0 {
+			fmt.Fprintf(&b, "%d%s", p.n, p.u)
+		}
+	}
+	if b.Len() == 0 {
+		return "0d"
+	}
+	return b.String()
+}
+
+// addMonths adds calendar months, a day past the target month's end clamped to its last day.
+func addMonths(t time.Time, months int) time.Time {
+	if months == 0 {
+		return t
+	}
+	y, m, d := t.Date()
+	first := time.Date(y, m+time.Month(months), 1, 0, 0, 0, 0, time.UTC)
+	last := first.AddDate(0, 1, -1).Day()
+	return time.Date(first.Year(), first.Month(), min(d, last), 0, 0, 0, 0, time.UTC)
+}
+
+func parseDay(s string) (time.Time, bool) {
+	t, err := time.Parse(dayLayout, s)
+	return t, err == nil
+}
+
+// day writes t as YYYY-MM-DD (as t.Format(dayLayout), without the layout's parsing: the
+// forecast writes a few dozen of these per child).
+func day(t time.Time) string {
+	y, m, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.Format(dayLayout)
+	}
+	b := [10]byte{byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10), '-',
+		byte('0' + int(m)/10), byte('0' + int(m)%10), '-', byte('0' + d/10), byte('0' + d%10)}
+	return string(b[:])
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// Statuses of a recommendation.
+const (
+	StatusUpcoming        = "upcoming"
+	StatusDue             = "due"
+	StatusOverdue         = "overdue"
+	StatusComplete        = "complete"
+	StatusAgedOut         = "aged_out"
+	StatusRefused         = "refused"
+	StatusContraindicated = "contraindicated"
+)
+
+// Reasons a dose does not count.
+const (
+	ReasonTooEarly  = "too_early"
+	ReasonTooClose  = "too_close"
+	ReasonTooLate   = "too_late"
+	ReasonNotNeeded = "not_needed"
+)
+
+// Forecast reads a child's doses and exclusions against the schedules chosen (in the clinic's
+// order: for each antigen the first schedule that has it), as of a day.
+//
+// For each antigen the doses are read in date order: a dose under the minimum age or the
+// minimum interval from the previous valid dose (less the schedule's grace days) does not
+// count (too_early, too_close); past a maximum age that ends the series it does not count
+// (too_late); after the series is complete it is not needed. A combination product counts for
+// each of its antigens. The next dose: earliest = the later of the minimum age and the last
+// valid dose + the minimum interval; due = the later of the recommended age and earliest;
+// overdue from the row's overdue age when it falls after the due day, else the due day + the
+// schedule's overdue days. A first dose at or after a catch-up row's age makes the series that
+// row's (fewer) doses. Ages are chronological (from the birth date), premature infants included.
+func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl []Exclusion, asOf string) Forecast {
+	f := Forecast{AsOf: asOf, Evaluations: []Evaluation{}, Recommendations: []Recommendation{}}
+	birth, ok := parseDay(child.BirthDate)
+	if !ok {
+		return f
+	}
+	today, ok := parseDay(asOf)
+	if !ok {
+		return f
+	}
+	sex := normSex(child.Sex)
+
+	// The antigens and which schedule decides each.
+	type plan struct {
+		schedule string
+		rows     []doseRow
+	}
+	plans := map[string]plan{}
+	var order []string
+	for _, s := range schedules {
+		byAntigen, ok := c.rows[s]
+		if !ok {
+			continue
+		}
+		for _, a := range c.antigens {
+			if _, done := plans[a.key]; done {
+				continue
+			}
+			rows := byAntigen[a.key]
+			if slices.ContainsFunc(rows, func(r doseRow) bool { return r.sex != "" }) {
+				rows = slices.DeleteFunc(slices.Clone(rows), func(r doseRow) bool { return r.sex != "" && r.sex != sex })
+			}
+			if len(rows) > 0 {
+				plans[a.key] = plan{schedule: s, rows: rows}
+				order = append(order, a.key)
+			}
+		}
+	}
+
+	// The doses of each antigen, in date order.
+	type given struct {
+		id int64
+		on time.Time
+	}
+	sorted := slices.Clone(doses)
+	slices.SortStableFunc(sorted, func(a, b Dose) int {
+		return cmp.Or(cmp.Compare(a.On, b.On), cmp.Compare(a.ID, b.ID))
+	})
+	byAntigen := map[string][]given{}
+	var unplanned []string
+	for _, d := range sorted {
+		vi, ok := c.vaccineBy[d.Vaccine]
+		if !ok {
+			continue
+		}
+		on, ok := parseDay(d.On)
+		if !ok {
+			continue
+		}
+		for _, a := range c.vaccines[vi].Antigens {
+			if _, ok := plans[a]; !ok && len(byAntigen[a]) == 0 {
+				unplanned = append(unplanned, a)
+			}
+			byAntigen[a] = append(byAntigen[a], given{d.ID, on})
+		}
+	}
+
+	for _, a := range order {
+		p := plans[a]
+		grace := c.programmes[c.programBy[p.schedule]].grace
+		overdueDays := c.programmes[c.programBy[p.schedule]].overdueDays
+		// The programme's end: no dose is forecast from that age (the day before it is a
+		// row's latest when the row has none, or a later one).
+		end := c.programmes[c.programBy[p.schedule]].until.after(birth).AddDate(0, 0, -1)
+		latestOf := func(m *age) time.Time {
+			if m == nil {
+				return end
+			}
+			if l := m.after(birth); l.Before(end) {
+				return l
+			}
+			return end
+		}
+		gs := byAntigen[a]
+
+		// The series: the schedule's rows, or a catch-up row's when the first dose that is not
+		// too early for dose 1 (or, none given, the first day it could be given) falls at or
+		// after its age.
+		series := p.rows
+		var catchInterval *age
+		ref := later(today, p.rows[0].minAge.after(birth))
+		for _, g := range gs {
+			if !g.on.Before(p.rows[0].minAge.after(birth).AddDate(0, 0, -grace)) {
+				ref = g.on
+				break
+			}
+		}
+		for _, cr := range c.catchup[p.schedule][a] {
+			if !ref.Before(cr.from.after(birth)) {
+				series = nil
+				for _, n := range cr.doses {
+					for _, r := range p.rows {
+						if r.dose == n {
+							series = append(series, r)
+						}
+					}
+				}
+				catchInterval = cr.interval
+			}
+		}
+		if len(series) == 0 {
+			continue // a catch-up row naming only doses this child's sex does not have
+		}
+		interval := func(r doseRow, first bool) age {
+			if catchInterval != nil && !first {
+				return *catchInterval
+			}
+			return r.minInterval
+		}
+
+		i, counted, skipped := 0, 0, 0
+		var prev time.Time
+		hasPrev := false
+		// skipPast drops the skippable rows that can no longer be given on day t.
+		skipPast := func(t time.Time) {
+			for i < len(series) {
+				r := series[i]
+				if r.maxAge == nil || r.onMax != "skip" {
+					return
+				}
+				latest := r.maxAge.after(birth)
+				earliest := r.minAge.after(birth)
+				if hasPrev {
+					earliest = later(earliest, interval(r, counted == 0).after(prev))
+				}
+				if !t.After(latest) && !earliest.After(latest) {
+					return
+				}
+				i++
+				skipped++
+			}
+		}
+		for _, g := range gs {
+			ev := Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, Schedule: p.schedule}
+			skipPast(g.on)
+			if i >= len(series) {
+				// Past the series: a repeating dose (influenza) counts when far enough from
+				// the last; any other is not needed.
+				switch last := series[len(series)-1]; {
+				case last.repeat == nil || !hasPrev:
+					ev.Reason = ReasonNotNeeded
+				case last.maxAge != nil && g.on.After(last.maxAge.after(birth)):
+					ev.Reason = ReasonTooLate
+				case g.on.Before(last.repeatMin.after(prev).AddDate(0, 0, -grace)):
+					ev.Reason = ReasonTooClose
+				default:
+					counted++
+					ev.Valid, ev.DoseNumber = true, counted
+					prev = g.on
+				}
+				f.Evaluations = append(f.Evaluations, ev)
+				continue
+			}
+			r := series[i]
+			switch {
+			case r.maxAge != nil && r.onMax == "end" && g.on.After(r.maxAge.after(birth)):
+				ev.Reason = ReasonTooLate
+			case g.on.Before(r.minAge.after(birth).AddDate(0, 0, -grace)):
+				ev.Reason = ReasonTooEarly
+			case hasPrev && g.on.Before(interval(r, counted == 0).after(prev).AddDate(0, 0, -grace)):
+				ev.Reason = ReasonTooClose
+			default:
+				counted++
+				ev.Valid, ev.DoseNumber = true, counted
+				prev, hasPrev = g.on, true
+				i++
+			}
+			f.Evaluations = append(f.Evaluations, ev)
+		}
+
+		rec := Recommendation{Antigen: a, Schedule: p.schedule, Vaccines: slices.Clone(c.products[p.schedule][a])}
+		skipPast(today)
+		rec.Doses = len(series) - skipped
+		if last := series[len(series)-1]; i >= len(series) && last.repeat != nil && hasPrev {
+			// The series done, the dose comes round again: due a repeat after the last.
+			rec.DoseNumber, rec.Source = counted+1, last.source
+			earliest, due := last.repeatMin.after(prev), last.repeat.after(prev)
+			overdue := due.AddDate(0, 0, overdueDays)
+			rec.EarliestOn, rec.DueOn, rec.OverdueOn = day(earliest), day(due), day(overdue)
+			latest := latestOf(last.maxAge)
+			if last.maxAge != nil {
+				rec.LatestOn = day(latest)
+			}
+			agedOut := today.After(latest) || earliest.After(latest)
+			rec.Status = status(excl, a, today, earliest, due, overdue, agedOut)
+			if agedOut {
+				rec.EarliestOn, rec.DueOn, rec.OverdueOn = "", "", ""
+			}
+			f.Recommendations = append(f.Recommendations, rec)
+			continue
+		}
+		if i >= len(series) {
+			rec.Status, rec.DoseNumber, rec.Source = StatusComplete, counted, series[len(series)-1].source
+			if counted == 0 {
+				// Every dose was dropped past its maximum age: nothing more is given.
+				rec.Status, rec.Source = StatusAgedOut, series[0].source
+			}
+			f.Recommendations = append(f.Recommendations, rec)
+			continue
+		}
+		r := series[i]
+		rec.DoseNumber, rec.Source = counted+1, r.source
+		earliest := r.minAge.after(birth)
+		if hasPrev {
+			earliest = later(earliest, interval(r, counted == 0).after(prev))
+		}
+		due := later(r.dueAge.after(birth), earliest)
+		overdue := due.AddDate(0, 0, overdueDays)
+		if r.overdueAge != nil {
+			if o := r.overdueAge.after(birth); o.After(due) {
+				overdue = o
+			}
+		}
+		rec.EarliestOn, rec.DueOn, rec.OverdueOn = day(earliest), day(due), day(overdue)
+		latest := latestOf(r.maxAge)
+		if r.maxAge != nil {
+			rec.LatestOn = day(latest)
+		}
+		agedOut := today.After(latest) || earliest.After(latest)
+		rec.Status = status(excl, a, today, earliest, due, overdue, agedOut)
+		if agedOut {
+			rec.EarliestOn, rec.DueOn, rec.OverdueOn = "", "", ""
+		}
+		f.Recommendations = append(f.Recommendations, rec)
+	}
+
+	// Doses of antigens no chosen schedule has (a private vaccine): each counts, in order.
+	for _, a := range unplanned {
+		for n, g := range byAntigen[a] {
+			f.Evaluations = append(f.Evaluations, Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, DoseNumber: n + 1, Valid: true})
+		}
+	}
+
+	slices.SortStableFunc(f.Evaluations, func(x, y Evaluation) int {
+		return cmp.Or(cmp.Compare(x.On, y.On), cmp.Compare(x.DoseID, y.DoseID), cmp.Compare(x.Antigen, y.Antigen))
+	})
+	slices.SortStableFunc(f.Recommendations, func(x, y Recommendation) int {
+		// Dated ones first by due day, then the rest (complete, aged out); then by antigen.
+		if (x.DueOn == "") != (y.DueOn == "") {
+			if x.DueOn == "" {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Or(cmp.Compare(x.DueOn, y.DueOn), cmp.Compare(x.Antigen, y.Antigen))
+	})
+	return f
+}
+
+// status is a recommendation's status on day today.
+func status(excl []Exclusion, antigen string, today, earliest, due, overdue time.Time, agedOut bool) string {
+	switch {
+	case excluded(excl, antigen, "contraindicated", today):
+		return StatusContraindicated
+	case excluded(excl, antigen, "refused", today):
+		return StatusRefused
+	case agedOut:
+		return StatusAgedOut
+	case today.Before(due):
+		// Not yet due, though it may be given from earliest (a catch-up's due day is its
+		// earliest): a child is not on the due list months before the schedule's age.
+		return StatusUpcoming
+	case today.Before(overdue):
+		return StatusDue
+	}
+	return StatusOverdue
+}
+
+// productsFor lists the products that give antigen: those the schedule's rows name first (in
+// the order named), then the rest of the catalogue's.
+func (c *Catalogue) productsFor(antigen string, rows []doseRow) []string {
+	out := []string{}
+	for _, r := range rows {
+		for _, v := range r.vaccines {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	for _, v := range c.VaccinesFor(antigen) {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// excluded says whether a refusal or contraindication of kind holds for antigen on day t.
+func excluded(excl []Exclusion, antigen, kind string, t time.Time) bool {
+	for _, e := range excl {
+		if e.Antigen != antigen || e.Kind != kind {
+			continue
+		}
+		if from, ok := parseDay(e.From); ok && t.Before(from) {
+			continue
+		}
+		if until, ok := parseDay(e.Until); ok && t.After(until) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func normSex(s string) string {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "f", "female", "woman", "girl":
+		return "female"
+	case "m", "male", "man", "boy":
+		return "male"
+	}
+	return ""
+}
+
+// Evaluate judges a dose about to be given (or recorded) against the record: its evaluation
+// for each antigen of its product, as the forecast would read it once saved — too_early,
+// too_close, too_late or not_needed when it would not count. The candidate's ID is ignored.
+func (c *Catalogue) Evaluate(schedules []string, child Child, doses []Dose, candidate Dose) []Evaluation {
+	const id = math.MaxInt64 // after any dose of the same day on the record
+	all := make([]Dose, 0, len(doses)+1)
+	for _, d := range doses {
+		if d.ID != id {
+			all = append(all, d)
+		}
+	}
+	candidate.ID = id
+	all = append(all, candidate)
+	out := []Evaluation{}
+	for _, e := range c.Forecast(schedules, child, all, nil, candidate.On).Evaluations {
+		if e.DoseID == id {
+			e.DoseID = 0
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,325 @@
+package immunisation
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/csv"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"emr/internal/appointment"
+	"emr/internal/catalogue"
+	"emr/internal/database"
+	"emr/internal/i18n"
+	"emr/internal/patient"
+)
+
+// The safety check at the point of giving (issue 59 §3): a live vaccine against pregnancy and
+// immunosuppression (the screening's answers, the diagnoses of the patient's visits, the
+// medicines taken now — which codes count is safety_conditions.tsv, with its sources); a
+// vaccine's components against the patient's allergies, read as the medicine-safety check
+// reads them (catalogue Allergen and Judge: an egg allergy concerns only a vaccine whose
+// components hold egg); an antigen contraindicated or refused on the record; a dose too early
+// too close or too late by the forecast; an expired lot; the same vaccine given the same day.
+
+// Finding codes.
+const (
+	FindLivePregnancy    = "live_pregnancy"
+	FindLiveImmunosupp   = "live_immunosuppressed"
+	FindComponentAllergy = "component_allergy"
+	FindExpiredLot       = "expired_lot"
+	FindContraindicated  = "contraindicated"
+	FindRefused          = "refused"
+	FindTooEarly         = "too_early"
+	FindTooClose         = "too_close"
+	FindTooLate          = "too_late" // past the series' maximum age (rotavirus): added to the contract's codes
+	FindDuplicateToday   = "duplicate_today"
+	SeverityStop         = "stop"
+	SeverityWarn         = "warn"
+	conditionPregnancy   = "pregnancy"
+	conditionImmunosupp  = "immunosuppression"
+	maxVisitsRead        = 500
+)
+
+// Finding is one thing the person giving a vaccine must see first.
+type Finding struct {
+	Code      string `json:"code"`
+	Severity  string `json:"severity"`
+	Message   string `json:"message"`
+	Vaccine   string `json:"vaccine"`
+	Antigen   string `json:"antigen,omitempty"`
+	Substance string `json:"substance,omitempty"`
+}
+
+//go:embed safety_conditions.tsv
+var conditionsTSV []byte
+
+// condition is a row of safety_conditions.tsv.
+type condition struct {
+	name, system string
+	codes        []string // prefixes, or ranges "O00-O9A" of three-character categories
+	window       int      // days a visit's diagnosis counts for (0: for good)
+	severity     string
+}
+
+var conditions = mustReadConditions()
+
+func mustReadConditions() []condition {
+	r := csv.NewReader(bytes.NewReader(conditionsTSV))
+	r.Comma, r.FieldsPerRecord = '\t', 6
+	recs, err := r.ReadAll()
+	if err != nil || len(recs) < 2 {
+		panic(fmt.Sprintf("safety_conditions.tsv: %v", err))
+	}
+	var out []condition
+	for _, rec := range recs[1:] {
+		c := condition{name: rec[0], system: rec[1], codes: strings.Split(rec[2], "|"), severity: rec[4]}
+		if _, err := fmt.Sscan(rec[3], &c.window); err != nil || rec[5] == "" || (c.severity != SeverityStop && c.severity != SeverityWarn) ||
+			(c.name != conditionPregnancy && c.name != conditionImmunosupp) || (c.system != "icd10" && c.system != "atc") {
+			panic(fmt.Sprintf("safety_conditions.tsv: row %v", rec))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// normCode is an ICD-10 code without its dot, upper case: "O09.9" → "O099".
+func normCode(c string) string {
+	return strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(c), ".", ""))
+}
+
+// matches reports whether code falls under one of the condition's codes.
+func (c condition) matches(code string) bool {
+	code = normCode(code)
+	for _, p := range c.codes {
+		if lo, hi, ok := strings.Cut(p, "-"); ok {
+			if len(code) >= 3 && code[:3] >= normCode(lo) && code[:3] <= normCode(hi) {
+				return true
+			}
+		} else if strings.HasPrefix(code, normCode(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// CurrentMedicine is a medicine the patient takes now with its ATC codes (the prescription
+// package's current medicines, given to the Store by the server).
+type CurrentMedicine struct {
+	Medicine string
+	ATC      []string
+}
+
+// facts is what a check reads of the patient.
+type facts struct {
+	records   []Record
+	allergies []patient.Allergy
+	// diagnoses of the patient's visits: code and day.
+	diagnoses []struct{ code, day string }
+	medicines []CurrentMedicine
+}
+
+func (s *Store) readFacts(ctx context.Context, q database.Querier, c child) (facts, error) {
+	var f facts
+	var err error
+	if f.records, err = s.records(ctx, q, `patient_id = $1 AND status = $2`, "en", c.id, StatusCompleted); err != nil {
+		return f, err
+	}
+	if f.allergies, _, err = patient.Allergies(ctx, q, c.id); err != nil {
+		return f, err
+	}
+	visits, err := appointment.RecordsIn(ctx, q, appointment.RecordFilter{PatientID: c.id, WithVisit: true, Descending: true, Limit: maxVisitsRead})
+	if err != nil {
+		return f, err
+	}
+	for _, v := range visits {
+		if v.Content == nil {
+			continue
+		}
+		for _, d := range v.Content.Diagnoses {
+			if d.Code != "" {
+				f.diagnoses = append(f.diagnoses, struct{ code, day string }{d.Code, v.Day})
+			}
+		}
+	}
+	if s.Medicines != nil {
+		if f.medicines, err = s.Medicines(ctx, q, c.id, s.now()); err != nil {
+			return f, err
+		}
+	}
+	return f, nil
+}
+
+// condition reads whether the patient has a condition on day: the strongest severity of the
+// diagnoses and medicines that say so, and what said it (a code or a medicine).
+func (f facts) condition(name, day string) (severity, what string) {
+	for _, c := range conditions {
+		if c.name != name || severity == SeverityStop && c.severity == SeverityWarn {
+			continue
+		}
+		found := ""
+		switch c.system {
+		case "icd10":
+			from := ""
+			if c.window > 0 {
+				t, _ := time.Parse(time.DateOnly, day)
+				from = t.AddDate(0, 0, -c.window).Format(time.DateOnly)
+			}
+			for _, d := range f.diagnoses {
+				if d.day >= from && d.day <= day && c.matches(d.code) {
+					found = strings.ToUpper(d.code)
+					break
+				}
+			}
+		case "atc":
+			for _, m := range f.medicines {
+				if slices.ContainsFunc(m.ATC, func(a string) bool {
+					return slices.ContainsFunc(c.codes, func(p string) bool { return strings.HasPrefix(a, p) })
+				}) {
+					found = m.Medicine
+					break
+				}
+			}
+		}
+		if found != "" && (severity == "" || c.severity == SeverityStop) {
+			severity, what = c.severity, found
+		}
+	}
+	return severity, what
+}
+
+// findings checks a dose given here (in, for child c) against the record and the patient.
+func (s *Store) findings(ctx context.Context, q database.Querier, c child, in RecordInput, lang string) ([]Finding, error) {
+	out := []Finding{}
+	cat := s.catalogue()
+	v, ok := cat.Vaccine(in.Vaccine, lang)
+	if !ok {
+		return out, nil
+	}
+	f, err := s.readFacts(ctx, q, c)
+	if err != nil {
+		return nil, err
+	}
+	add := func(code, severity, key string, args ...any) *Finding {
+		out = append(out, Finding{Code: code, Severity: severity, Vaccine: v.Key, Message: i18n.T(lang, key, args...)})
+		return &out[len(out)-1]
+	}
+	day := in.OccurredOn
+	if in.Expiry != "" && in.Expiry < day {
+		add(FindExpiredLot, SeverityStop, "immunisation.finding.expired_lot", in.Expiry)
+	}
+	if v.Live {
+		switch sev, what := f.condition(conditionPregnancy, day); {
+		case in.Screening.Pregnant != nil && *in.Screening.Pregnant:
+			add(FindLivePregnancy, SeverityStop, "immunisation.finding.live_pregnancy_screening", v.Name)
+		case sev != "":
+			add(FindLivePregnancy, sev, "immunisation.finding.live_pregnancy_diagnosis", v.Name, what)
+		}
+		sev, what := f.condition(conditionImmunosupp, day)
+		switch {
+		case in.Screening.Immunosuppressed != nil && *in.Screening.Immunosuppressed:
+			add(FindLiveImmunosupp, SeverityStop, "immunisation.finding.live_immunosuppressed_screening", v.Name)
+		case sev != "" && slices.ContainsFunc(f.medicines, func(m CurrentMedicine) bool { return m.Medicine == what }):
+			add(FindLiveImmunosupp, sev, "immunisation.finding.live_immunosuppressed_medicine", v.Name, what)
+		case sev != "":
+			add(FindLiveImmunosupp, sev, "immunisation.finding.live_immunosuppressed_diagnosis", v.Name, what)
+		}
+	}
+	if err := s.allergyFindings(ctx, q, v, f, lang, add); err != nil {
+		return nil, err
+	}
+	antigens := map[string]string{}
+	for _, a := range cat.Antigens(lang) {
+		antigens[a.Key] = a.Name
+	}
+	var doses []Dose
+	duplicate := false
+	for _, r := range f.records {
+		switch r.Kind {
+		case KindGiven, KindElsewhere:
+			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.OccurredOn})
+			if r.Vaccine == v.Key && r.OccurredOn == day && !duplicate {
+				duplicate = true
+				add(FindDuplicateToday, SeverityStop, "immunisation.finding.duplicate_today", v.Name, day)
+			}
+		case KindContraindicated, KindRefused:
+			if !slices.Contains(v.Antigens, r.Antigen) || r.OccurredOn > day || r.UntilOn != "" && r.UntilOn < day {
+				continue
+			}
+			name := antigens[r.Antigen]
+			if name == "" {
+				name = r.Antigen
+			}
+			if r.Kind == KindContraindicated {
+				add(FindContraindicated, SeverityStop, "immunisation.finding.contraindicated", name, r.OccurredOn, r.Reason).Antigen = r.Antigen
+			} else {
+				add(FindRefused, SeverityWarn, "immunisation.finding.refused", name, r.OccurredOn, r.Reason).Antigen = r.Antigen
+			}
+		}
+	}
+	// The dose as the forecast would read it, on its day, among the record's.
+	settings, err := ReadSettings(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, e := range cat.Evaluate(settings.Schedules, c.Child, doses, Dose{Vaccine: v.Key, On: day}) {
+		if e.Valid || (e.Reason != FindTooEarly && e.Reason != FindTooClose && e.Reason != FindTooLate) || seen[e.Reason+e.Antigen] {
+			continue
+		}
+		seen[e.Reason+e.Antigen] = true
+		name := antigens[e.Antigen]
+		if name == "" {
+			name = e.Antigen
+		}
+		add(e.Reason, SeverityWarn, "immunisation.finding."+e.Reason, name).Antigen = e.Antigen
+	}
+	return out, nil
+}
+
+// allergyFindings judges the vaccine's components against each recorded allergy, as the
+// medicine-safety check judges a medicine's substances and excipients: a severe reaction
+// (anaphylaxis) stops, another warns.
+func (s *Store) allergyFindings(ctx context.Context, q database.Querier, v Vaccine, f facts, lang string, add func(code, severity, key string, args ...any) *Finding) error {
+	if len(f.allergies) == 0 {
+		return nil
+	}
+	drugs, err := catalogue.DrugsFor(ctx, s.DB, q)
+	if err != nil {
+		return err
+	}
+	name := v.Name
+	if en, ok := v.Names["en"]; ok && en != "" {
+		name = en
+	}
+	profile := drugs.Line(name, nil, v.ATC).WithExcipients(drugs.Components(v.Components))
+	for _, a := range f.allergies {
+		al := drugs.Allergen(a.Substance)
+		if al.Negated {
+			continue
+		}
+		reaction := catalogue.ReadReaction(a.Severity, a.Reaction, a.Substance)
+		m, ok := drugs.Judge(al, reaction, profile)
+		if !ok {
+			continue
+		}
+		what := m.Key
+		switch m.Kind {
+		case "excipient", "substance":
+			what = drugs.ComponentName(m.Key, lang)
+		case "class", "vague":
+			if c := drugs.Class(m.Key); c != nil {
+				what = c.Names.In(lang)
+			}
+		}
+		sev := SeverityWarn
+		if reaction.Severe {
+			sev = SeverityStop
+		}
+		add(FindComponentAllergy, sev, "immunisation.finding.component_allergy", v.Name, what, a.Substance).Substance = what
+	}
+	return nil
+}

@@ -1,0 +1,648 @@
+package immunisation
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/appointment"
+	"emr/internal/audit"
+	"emr/internal/database"
+	"emr/internal/patient"
+	"emr/internal/user"
+)
+
+// The record (ADR 49): every dose given here or reported from elsewhere, every refusal and
+// contraindication, and the reactions after a dose; each write in one transaction with its
+// audit event, never deleted (marked entered in error with a reason), and followed by the
+// child's due list (RefreshDue). Every read of a patient's record is audited.
+
+// Kinds of record, statuses, sources.
+const (
+	KindGiven           = "given"
+	KindElsewhere       = "elsewhere"
+	KindRefused         = "refused"
+	KindContraindicated = "contraindicated"
+	StatusCompleted     = "completed"
+	StatusInError       = "entered_in_error"
+)
+
+// The contract's lists: where a dose goes, which reactions are recorded (the routes are the
+// catalogue's Routes).
+var (
+	Sites     = []string{"left_thigh", "right_thigh", "left_arm", "right_arm", "oral", "intranasal", "left_buttock", "right_buttock"}
+	Reactions = []string{"fever", "local", "rash", "persistent_crying", "seizure", "hhe", "anaphylaxis", "other"}
+	Sources   = []string{"card", "registry", "parent"}
+	kinds     = []string{KindGiven, KindElsewhere, KindRefused, KindContraindicated}
+	severity  = []string{"mild", "moderate", "severe"}
+)
+
+const (
+	maxText     = 200  // lot, performer, place, reported_to
+	maxLongText = 2000 // reason, note, description
+	maxDose     = 10
+)
+
+// vaccines is what the record reads of the catalogue (Catalogue; a test's own in tests).
+type vaccines interface {
+	Vaccine(key, lang string) (Vaccine, bool)
+	Vaccines(lang string) []Vaccine
+	Antigens(lang string) []Antigen
+	Schedules(lang string) []Schedule
+	Forecast(schedules []string, child Child, doses []Dose, excl []Exclusion, asOf string) Forecast
+	Evaluate(schedules []string, child Child, doses []Dose, candidate Dose) []Evaluation
+}
+
+// shipped is the catalogue the record reads.
+var shipped vaccines = Default()
+
+// Store keeps the immunisation record.
+type Store struct {
+	DB  *database.DB
+	Loc *time.Location // the clinic's time zone: its days
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// Medicines reads the medicines a patient takes now with their codes (the prescription
+	// package's, wired by the server; nil: none known).
+	Medicines func(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]CurrentMedicine, error)
+}
+
+func (s *Store) catalogue() vaccines { return shipped }
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// today is the clinic's calendar day.
+func (s *Store) today() string {
+	loc := s.Loc
+	if loc == nil {
+		loc = time.Local
+	}
+	return s.now().In(loc).Format(time.DateOnly)
+}
+
+// Record is one record of the immunisation record, as the API answers it.
+type Record struct {
+	ID             int64    `json:"id"`
+	PatientID      int64    `json:"patient_id"`
+	Kind           string   `json:"kind"`
+	Status         string   `json:"status"`
+	Vaccine        string   `json:"vaccine"`
+	VaccineName    string   `json:"vaccine_name"`
+	Antigens       []string `json:"antigens"`
+	Antigen        string   `json:"antigen"`
+	AntigenName    string   `json:"antigen_name"`
+	OccurredOn     string   `json:"occurred_on"`
+	DoseNumber     *int     `json:"dose_number"`
+	Lot            string   `json:"lot"`
+	Expiry         string   `json:"expiry"`
+	Site           string   `json:"site"`
+	Route          string   `json:"route"`
+	GivenBy        *int64   `json:"given_by"`
+	GivenByName    string   `json:"given_by_name"`
+	Performer      string   `json:"performer"`
+	Source         string   `json:"source"`
+	Place          string   `json:"place"`
+	Reason         string   `json:"reason"`
+	UntilOn        string   `json:"until_on"`
+	AppointmentID  *int64   `json:"appointment_id"`
+	OverrideReason string   `json:"override_reason"`
+	Overridden     []string `json:"overridden"`
+	Note           string   `json:"note"`
+	ErrorReason    string   `json:"error_reason"`
+	CreatedAt      string   `json:"created_at"`
+	CreatedByName  string   `json:"created_by_name"`
+	Version        int      `json:"version"`
+	createdBy      *int64
+}
+
+// Reaction is an adverse event following immunisation, against its dose.
+type Reaction struct {
+	ID             int64  `json:"id"`
+	ImmunisationID int64  `json:"immunisation_id"`
+	PatientID      int64  `json:"patient_id"`
+	OnsetOn        string `json:"onset_on"`
+	Reaction       string `json:"reaction"`
+	Severity       string `json:"severity"`
+	Serious        bool   `json:"serious"`
+	Description    string `json:"description"`
+	ReportedTo     string `json:"reported_to"`
+	Status         string `json:"status"`
+	CreatedAt      string `json:"created_at"`
+	CreatedByName  string `json:"created_by_name"`
+	Version        int    `json:"version"`
+	createdBy      *int64
+}
+
+// Screening is what was asked before a dose: pregnant? immunosuppressed? (nil: not asked).
+type Screening struct {
+	Pregnant         *bool `json:"pregnant"`
+	Immunosuppressed *bool `json:"immunosuppressed"`
+}
+
+// RecordInput is what recording a dose, a refusal or a contraindication sends.
+type RecordInput struct {
+	Kind           string    `json:"kind"`
+	Vaccine        string    `json:"vaccine"`
+	Antigen        string    `json:"antigen"`
+	OccurredOn     string    `json:"occurred_on"`
+	DoseNumber     *int      `json:"dose_number"`
+	Lot            string    `json:"lot"`
+	Expiry         string    `json:"expiry"`
+	Site           string    `json:"site"`
+	Route          string    `json:"route"`
+	Performer      string    `json:"performer"`
+	Source         string    `json:"source"`
+	Place          string    `json:"place"`
+	Reason         string    `json:"reason"`
+	UntilOn        string    `json:"until_on"`
+	AppointmentID  *int64    `json:"appointment_id"`
+	Note           string    `json:"note"`
+	Screening      Screening `json:"screening"`
+	OverrideReason string    `json:"override_reason"`
+}
+
+// ReactionInput is what recording a reaction sends.
+type ReactionInput struct {
+	OnsetOn     string `json:"onset_on"`
+	Reaction    string `json:"reaction"`
+	Severity    string `json:"severity"`
+	Serious     bool   `json:"serious"`
+	Description string `json:"description"`
+	ReportedTo  string `json:"reported_to"`
+}
+
+// NeedsOverride refuses a dose given here with safety findings and no reason to give it anyway.
+type NeedsOverride struct{ Findings []Finding }
+
+func (e *NeedsOverride) Error() string { return "immunisation.needs_override" }
+
+// child is what the record reads of the patient.
+type child struct {
+	Child
+	id int64
+}
+
+func readChild(ctx context.Context, q database.Querier, patientID int64) (child, error) {
+	c := child{id: patientID}
+	found, err := patient.Records(ctx, q, []int64{patientID})
+	if err != nil {
+		return c, err
+	}
+	p, ok := found[patientID]
+	if !ok {
+		return c, apperr.NotFound("patient.not_found")
+	}
+	c.BirthDate, c.Sex = p.BirthDate, p.Sex
+	return c, nil
+}
+
+func validDate(s string) bool {
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil
+}
+
+func oneLine(s string) bool { return !strings.ContainsAny(s, "\r\n\t") }
+
+// clean trims in and checks what it can without the database.
+func (s *Store) clean(in *RecordInput, c child, today string) error {
+	var v apperr.Validation
+	for _, p := range []*string{&in.Kind, &in.Vaccine, &in.Antigen, &in.OccurredOn, &in.Lot, &in.Expiry, &in.Site, &in.Route, &in.Performer,
+		&in.Source, &in.Place, &in.UntilOn} {
+		*p = strings.TrimSpace(*p)
+	}
+	in.Reason, in.Note, in.OverrideReason = strings.TrimSpace(in.Reason), strings.TrimSpace(in.Note), strings.TrimSpace(in.OverrideReason)
+	cat := s.catalogue()
+	if !slices.Contains(kinds, in.Kind) {
+		v.Add("kind", "validation.invalid_choice")
+		return v.Err()
+	}
+	switch {
+	case in.OccurredOn == "":
+		v.Add("occurred_on", "validation.required")
+	case !validDate(in.OccurredOn):
+		v.Add("occurred_on", "validation.date_format")
+	case in.OccurredOn > today:
+		v.Add("occurred_on", "validation.date_future")
+	case in.OccurredOn < c.BirthDate:
+		v.Add("occurred_on", "immunisation.before_birth")
+	}
+	dose := in.Kind == KindGiven || in.Kind == KindElsewhere
+	if dose {
+		if in.Vaccine == "" {
+			v.Add("vaccine", "validation.required")
+		} else if _, ok := cat.Vaccine(in.Vaccine, "en"); !ok {
+			v.Add("vaccine", "immunisation.unknown_vaccine")
+		}
+		if in.DoseNumber != nil && (*in.DoseNumber < 1 || *in.DoseNumber > maxDose) {
+			v.Add("dose_number", "immunisation.bad_dose_number")
+		}
+		if in.Expiry != "" && !validDate(in.Expiry) {
+			v.Add("expiry", "validation.date_format")
+		}
+		if in.Site != "" && !slices.Contains(Sites, in.Site) {
+			v.Add("site", "validation.invalid_choice")
+		}
+		if in.Route != "" && !slices.Contains(Routes, in.Route) {
+			v.Add("route", "validation.invalid_choice")
+		}
+		in.Antigen, in.UntilOn = "", ""
+	} else {
+		if in.Antigen == "" {
+			v.Add("antigen", "validation.required")
+		} else if !slices.ContainsFunc(cat.Antigens("en"), func(a Antigen) bool { return a.Key == in.Antigen }) {
+			v.Add("antigen", "immunisation.unknown_antigen")
+		}
+		if in.Reason == "" {
+			v.Add("reason", "validation.reason_required")
+		}
+		if in.Vaccine != "" {
+			if _, ok := cat.Vaccine(in.Vaccine, "en"); !ok {
+				v.Add("vaccine", "immunisation.unknown_vaccine")
+			}
+		}
+		if in.UntilOn != "" && !validDate(in.UntilOn) {
+			v.Add("until_on", "validation.date_format")
+		} else if in.UntilOn != "" && in.UntilOn < in.OccurredOn {
+			v.Add("until_on", "immunisation.until_before")
+		}
+		in.DoseNumber, in.Lot, in.Expiry, in.Site, in.Route = nil, "", "", "", ""
+	}
+	switch in.Kind {
+	case KindGiven:
+		if in.Lot == "" {
+			v.Add("lot", "immunisation.lot_required")
+		}
+		in.Source, in.Place, in.Performer = "", "", ""
+	case KindElsewhere:
+		if !slices.Contains(Sources, in.Source) {
+			v.Add("source", "immunisation.source_required")
+		}
+	default:
+		in.Source, in.Place, in.Performer = "", "", ""
+	}
+	for field, text := range map[string]string{"lot": in.Lot, "performer": in.Performer, "place": in.Place} {
+		if utf8.RuneCountInString(text) > maxText {
+			v.Add(field, "validation.too_long")
+		} else if !oneLine(text) {
+			v.Add(field, "validation.one_line")
+		}
+	}
+	for field, text := range map[string]string{"reason": in.Reason, "note": in.Note, "override_reason": in.OverrideReason} {
+		if utf8.RuneCountInString(text) > maxLongText {
+			v.Add(field, "validation.too_long")
+		}
+	}
+	return v.Err()
+}
+
+// Create records a dose, a refusal or a contraindication for patientID as e's: a dose given
+// here is checked for safety first (Check) — an expired lot refused outright, any other
+// finding refused unless an override reason is given, then saved with the findings'
+// codes and the reason, both audited.
+func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in RecordInput, lang string) (Record, error) {
+	var id int64
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		c, err := readChild(ctx, tx, patientID)
+		if err != nil {
+			return err
+		}
+		if err := patient.CheckActive(ctx, tx, patientID); err != nil { // an archived record is read-only
+			return err
+		}
+		if err := s.clean(&in, c, s.today()); err != nil {
+			return err
+		}
+		if in.AppointmentID != nil {
+			visit, err := appointment.BasicsOf(ctx, tx, *in.AppointmentID)
+			if errors.Is(err, apperr.ErrNotFound) || err == nil && visit.PatientID != patientID {
+				var v apperr.Validation
+				v.Add("appointment_id", "immunisation.other_appointment")
+				return v.Err()
+			}
+			if err != nil {
+				return err
+			}
+		}
+		var overridden []string
+		var givenBy *int64
+		if in.Kind == KindGiven {
+			givenBy = &e.ActorID
+			findings, err := s.findings(ctx, tx, c, in, lang)
+			if err != nil {
+				return err
+			}
+			if slices.ContainsFunc(findings, func(f Finding) bool { return f.Code == FindExpiredLot }) {
+				var v apperr.Validation
+				v.Add("expiry", "immunisation.expired_lot")
+				return v.Err()
+			}
+			if len(findings) > 0 && in.OverrideReason == "" {
+				return &NeedsOverride{Findings: findings}
+			}
+			for _, f := range findings {
+				if !slices.Contains(overridden, f.Code) {
+					overridden = append(overridden, f.Code)
+				}
+			}
+		}
+		if len(overridden) == 0 {
+			in.OverrideReason = ""
+		}
+		now := s.now().UTC()
+		err = tx.QueryRowContext(ctx, `INSERT INTO immunisations (patient_id, kind, vaccine, antigen, occurred_on, dose_number, lot, expiry,
+			site, route, given_by, performer, source, place, reason, until_on, appointment_id, override_reason, overridden, note,
+			created_at, created_by, updated_at, updated_by)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $21, $22) RETURNING id`,
+			patientID, in.Kind, in.Vaccine, in.Antigen, in.OccurredOn, in.DoseNumber, in.Lot, in.Expiry, in.Site, in.Route, givenBy,
+			in.Performer, in.Source, in.Place, in.Reason, in.UntilOn, in.AppointmentID, in.OverrideReason, strings.Join(overridden, ","), in.Note,
+			now, e.Actor()).Scan(&id)
+		if err != nil {
+			return fmt.Errorf("insert immunisation: %w", err)
+		}
+		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.create", "immunisation", strconv.FormatInt(id, 10), patientID, audit.Success
+		e.Detail = in.Kind + " " + cmp.Or(in.Vaccine, in.Antigen)
+		if err := audit.Record(ctx, tx, e); err != nil {
+			return err
+		}
+		if len(overridden) > 0 { // given despite the findings: their codes and the reason, as an event of its own
+			e.Action, e.Detail = "immunisation.override", in.Vaccine+": "+strings.Join(overridden, ", ")+"; reason: "+in.OverrideReason
+			if err := audit.Record(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		return RefreshDue(ctx, tx, patientID)
+	})
+	if err != nil {
+		return Record{}, err
+	}
+	return s.get(ctx, s.DB, id, lang)
+}
+
+// EnteredInError marks a record entered in error with a reason, if version is still its
+// own (else a conflict); the record stays, marked, and the child's due list follows.
+func (s *Store) EnteredInError(ctx context.Context, e audit.Event, id int64, reason string, version int, lang string) (Record, error) {
+	reason, err := apperr.Reason(reason)
+	if err != nil {
+		return Record{}, err
+	}
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		r, err := s.get(ctx, tx, id, lang)
+		if err != nil {
+			return err
+		}
+		if r.Status != StatusCompleted || r.Version != version {
+			return apperr.Conflict("error.conflict")
+		}
+		if err := patient.CheckActive(ctx, tx, r.PatientID); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE immunisations SET status = $1, error_reason = $2, updated_at = $3, updated_by = $4, version = version + 1
+			WHERE id = $5 AND version = $6 AND status = $7`, StatusInError, reason, s.now().UTC(), e.Actor(), id, version, StatusCompleted)
+		if err != nil {
+			return fmt.Errorf("mark immunisation in error: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return apperr.Conflict("error.conflict")
+		}
+		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.entered_in_error", "immunisation", strconv.FormatInt(id, 10), r.PatientID, audit.Success
+		if err := audit.Record(ctx, tx, e); err != nil {
+			return err
+		}
+		return RefreshDue(ctx, tx, r.PatientID)
+	})
+	if err != nil {
+		return Record{}, err
+	}
+	return s.get(ctx, s.DB, id, lang)
+}
+
+// AddReaction records an adverse event following the dose id: a dose (given or reported),
+// not entered in error, on or after whose day the reaction began.
+func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in ReactionInput, lang string) (Reaction, error) {
+	var rid int64
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		r, err := s.get(ctx, tx, id, lang)
+		if err != nil {
+			return err
+		}
+		if r.Status != StatusCompleted || (r.Kind != KindGiven && r.Kind != KindElsewhere) {
+			return apperr.Invalid("immunisation.reaction_not_dose")
+		}
+		if err := patient.CheckActive(ctx, tx, r.PatientID); err != nil {
+			return err
+		}
+		var v apperr.Validation
+		in.OnsetOn, in.Reaction, in.Severity = strings.TrimSpace(in.OnsetOn), strings.TrimSpace(in.Reaction), strings.TrimSpace(in.Severity)
+		in.Description, in.ReportedTo = strings.TrimSpace(in.Description), strings.TrimSpace(in.ReportedTo)
+		switch {
+		case in.OnsetOn == "":
+			v.Add("onset_on", "validation.required")
+		case !validDate(in.OnsetOn):
+			v.Add("onset_on", "validation.date_format")
+		case in.OnsetOn > s.today():
+			v.Add("onset_on", "validation.date_future")
+		case in.OnsetOn < r.OccurredOn:
+			v.Add("onset_on", "immunisation.onset_before_dose")
+		}
+		if !slices.Contains(Reactions, in.Reaction) {
+			v.Add("reaction", "validation.invalid_choice")
+		}
+		if !slices.Contains(severity, in.Severity) {
+			v.Add("severity", "validation.invalid_choice")
+		}
+		if in.Reaction == "other" && in.Description == "" {
+			v.Add("description", "validation.required")
+		}
+		if utf8.RuneCountInString(in.Description) > maxLongText {
+			v.Add("description", "validation.too_long")
+		}
+		if utf8.RuneCountInString(in.ReportedTo) > maxText {
+			v.Add("reported_to", "validation.too_long")
+		} else if !oneLine(in.ReportedTo) {
+			v.Add("reported_to", "validation.one_line")
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		err = tx.QueryRowContext(ctx, `INSERT INTO immunisation_reactions (immunisation_id, patient_id, onset_on, reaction, severity, serious,
+			description, reported_to, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+			id, r.PatientID, in.OnsetOn, in.Reaction, in.Severity, in.Serious, in.Description, in.ReportedTo, s.now().UTC(), e.Actor()).Scan(&rid)
+		if err != nil {
+			return fmt.Errorf("insert reaction: %w", err)
+		}
+		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction", "immunisation", strconv.FormatInt(id, 10), r.PatientID, audit.Success
+		e.Detail = "reaction " + strconv.FormatInt(rid, 10)
+		if err := audit.Record(ctx, tx, e); err != nil {
+			return err
+		}
+		return RefreshDue(ctx, tx, r.PatientID)
+	})
+	if err != nil {
+		return Reaction{}, err
+	}
+	list, err := s.reactions(ctx, s.DB, `r.id = $1`, rid)
+	if err != nil {
+		return Reaction{}, err
+	}
+	if len(list) == 0 {
+		return Reaction{}, apperr.NotFound("immunisation.not_found")
+	}
+	return list[0], nil
+}
+
+const recordColumns = `id, patient_id, kind, status, vaccine, antigen, occurred_on, dose_number, lot, expiry, site, route, given_by, performer,
+	source, place, reason, until_on, appointment_id, override_reason, overridden, note, error_reason, created_at, created_by, version`
+
+// records reads the records where the condition holds (placeholders only), oldest first,
+// named in lang.
+func (s *Store) records(ctx context.Context, q database.Querier, where string, lang string, args ...any) ([]Record, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+recordColumns+` FROM immunisations WHERE `+where+` ORDER BY occurred_on, id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read immunisations: %w", err)
+	}
+	out := []Record{}
+	for rows.Next() {
+		var r Record
+		var dose sql.NullInt64
+		var givenBy, appt, createdBy sql.NullInt64
+		var overridden string
+		var at time.Time
+		if err := rows.Scan(&r.ID, &r.PatientID, &r.Kind, &r.Status, &r.Vaccine, &r.Antigen, &r.OccurredOn, &dose, &r.Lot, &r.Expiry, &r.Site,
+			&r.Route, &givenBy, &r.Performer, &r.Source, &r.Place, &r.Reason, &r.UntilOn, &appt, &r.OverrideReason, &overridden, &r.Note,
+			&r.ErrorReason, &at, &createdBy, &r.Version); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read immunisation: %w", err)
+		}
+		if dose.Valid {
+			n := int(dose.Int64)
+			r.DoseNumber = &n
+		}
+		if givenBy.Valid {
+			r.GivenBy = &givenBy.Int64
+		}
+		if appt.Valid {
+			r.AppointmentID = &appt.Int64
+		}
+		if createdBy.Valid {
+			r.createdBy = &createdBy.Int64
+		}
+		r.Overridden = []string{}
+		if overridden != "" {
+			r.Overridden = strings.Split(overridden, ",")
+		}
+		r.CreatedAt = at.UTC().Format(time.RFC3339)
+		out = append(out, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, s.name(ctx, q, out, lang)
+}
+
+// name fills in the names of the records' vaccines, antigens and people.
+func (s *Store) name(ctx context.Context, q database.Querier, list []Record, lang string) error {
+	cat := s.catalogue()
+	antigens := map[string]string{}
+	for _, a := range cat.Antigens(lang) {
+		antigens[a.Key] = a.Name
+	}
+	var ids []int64
+	for i := range list {
+		r := &list[i]
+		r.Antigens = []string{}
+		if v, ok := cat.Vaccine(r.Vaccine, lang); ok {
+			r.VaccineName, r.Antigens = v.Name, append(r.Antigens, v.Antigens...)
+		} else {
+			r.VaccineName = r.Vaccine
+		}
+		r.AntigenName = antigens[r.Antigen]
+		if r.AntigenName == "" {
+			r.AntigenName = r.Antigen
+		}
+		for _, id := range []*int64{r.GivenBy, r.createdBy} {
+			if id != nil {
+				ids = append(ids, *id)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	names, err := user.Names(ctx, q, ids)
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		r := &list[i]
+		if r.GivenBy != nil {
+			r.GivenByName = names[*r.GivenBy]
+		}
+		if r.createdBy != nil {
+			r.CreatedByName = names[*r.createdBy]
+		}
+	}
+	return nil
+}
+
+func (s *Store) get(ctx context.Context, q database.Querier, id int64, lang string) (Record, error) {
+	list, err := s.records(ctx, q, `id = $1`, lang, id)
+	if err != nil {
+		return Record{}, err
+	}
+	if len(list) == 0 {
+		return Record{}, apperr.NotFound("immunisation.not_found")
+	}
+	return list[0], nil
+}
+
+// reactions reads the reactions where the condition holds, in the order recorded.
+func (s *Store) reactions(ctx context.Context, q database.Querier, where string, args ...any) ([]Reaction, error) {
+	rows, err := q.QueryContext(ctx, `SELECT r.id, r.immunisation_id, r.patient_id, r.onset_on, r.reaction, r.severity, r.serious, r.description,
+		r.reported_to, r.status, r.created_at, r.created_by, r.version FROM immunisation_reactions r WHERE `+where+` ORDER BY r.onset_on, r.id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read reactions: %w", err)
+	}
+	out := []Reaction{}
+	var ids []int64
+	for rows.Next() {
+		var r Reaction
+		var at time.Time
+		var by sql.NullInt64
+		if err := rows.Scan(&r.ID, &r.ImmunisationID, &r.PatientID, &r.OnsetOn, &r.Reaction, &r.Severity, &r.Serious, &r.Description,
+			&r.ReportedTo, &r.Status, &at, &by, &r.Version); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read reaction: %w", err)
+		}
+		r.CreatedAt = at.UTC().Format(time.RFC3339)
+		if by.Valid {
+			r.createdBy = &by.Int64
+			ids = append(ids, by.Int64)
+		}
+		out = append(out, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return out, err
+	}
+	names, err := user.Names(ctx, q, ids)
+	for i := range out {
+		if out[i].createdBy != nil {
+			out[i].CreatedByName = names[*out[i].createdBy]
+		}
+	}
+	return out, err
+}
