@@ -13,17 +13,15 @@ import (
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
-	"emr/internal/booking"
 	"emr/internal/database"
 	"emr/internal/i18n"
 	"emr/internal/mail"
-	"emr/internal/reminder"
 	"emr/internal/settings"
 )
 
 // TopicDue is the outbox topic of a reminder to a child's family that doses are due
 // (topic_id: the child's patient id).
-const TopicDue = reminder.TopicImmunisationDue
+const TopicDue = "immunisation.due"
 
 // Reasons a child is skipped by a reminder, as codes the screen words.
 const (
@@ -46,6 +44,32 @@ type DueService struct {
 	// CanSend says whether a sender for a channel is configured; nil: both are.
 	CanSend func(channel string) bool
 	Now     func() time.Time
+	// Messages reads the clinic's rules for its messages to patients (internal/reminder's
+	// settings; the stores wire it, immunisation importing no domain above it); nil: both
+	// channels, English, no quiet hours.
+	Messages func(ctx context.Context, q database.Querier) (MessageRules, error)
+	// Booking says whether the clinic takes bookings online (the message then links its
+	// public page); nil: it does not.
+	Booking func(ctx context.Context, q database.Querier) (bool, error)
+}
+
+// MessageRules are what of the clinic's message settings a reminder follows.
+type MessageRules struct {
+	Email, SMS           bool
+	Language             string
+	QuietStart, QuietEnd string
+}
+
+// Sends says whether the clinic sends messages by channel.
+func (r MessageRules) Sends(channel string) bool {
+	return (channel == mail.Email && r.Email) || (channel == mail.SMS && r.SMS)
+}
+
+func (s *DueService) rules(ctx context.Context, q database.Querier) (MessageRules, error) {
+	if s.Messages == nil {
+		return MessageRules{Email: true, SMS: true, Language: "en"}, nil
+	}
+	return s.Messages(ctx, q)
 }
 
 func (s *DueService) now() time.Time {
@@ -169,7 +193,7 @@ func (s *DueService) remindOne(ctx context.Context, tx *sql.Tx, id int64, set Du
 	case len(doses) == 0:
 		return SkipNothingDue, nil
 	}
-	msgSet, err := reminder.ReadSettings(ctx, tx)
+	msgSet, err := s.rules(ctx, tx)
 	if err != nil {
 		return "", err
 	}
@@ -204,10 +228,13 @@ func (s *DueService) remindOne(ctx context.Context, tx *sql.Tx, id int64, set Du
 	if err != nil {
 		return "", err
 	}
-	book := ""
-	if b, err := booking.ReadSettings(ctx, tx); err != nil {
-		return "", err
-	} else if b.Enabled {
+	book, online := "", false
+	if s.Booking != nil {
+		if online, err = s.Booking(ctx, tx); err != nil {
+			return "", err
+		}
+	}
+	if online {
 		base := clinic.PublicURL
 		if base == "" {
 			base = strings.TrimRight(s.BaseURL, "/")
@@ -240,7 +267,7 @@ type reach struct {
 // and its immunisation reminders send by: the child's own record's choice (a child's record
 // usually holds a parent's phone), else a guardian linked to it on the portal (an address, or
 // the guardian's own record and its choice). A record that chose no messages is not written to.
-func (s *DueService) contactOf(ctx context.Context, tx *sql.Tx, id int64, set DueSettings, msgSet reminder.Settings) (reach, error) {
+func (s *DueService) contactOf(ctx context.Context, tx *sql.Tx, id int64, set DueSettings, msgSet MessageRules) (reach, error) {
 	sends := func(channel string) bool {
 		return msgSet.Sends(channel) && slices.Contains(set.Reminders.Channels, channel)
 	}
@@ -320,7 +347,7 @@ func dueMessage(lang string, sms bool, clinic, phone, book, child string, doses 
 		first = min(first, d.dueOn)
 	}
 	on, _ := time.Parse(time.DateOnly, first)
-	date := reminder.DateIn(lang, on)
+	date := messageDate(lang, on)
 	vaccines := strings.Join(list, i18n.ListSeparator(lang))
 	how := i18n.T(lang, "immunisation.message.call", phone)
 	if phone == "" {
@@ -358,7 +385,7 @@ func (s *DueService) Pass(ctx context.Context) (int, error) {
 	if err != nil || !set.Reminders.On {
 		return 0, err
 	}
-	msgSet, err := reminder.ReadSettings(ctx, s.DB)
+	msgSet, err := s.rules(ctx, s.DB)
 	if err != nil {
 		return 0, err
 	}
@@ -442,4 +469,18 @@ func inQuiet(t time.Time, start, end string) bool {
 		return m >= s && m < e
 	}
 	return m >= s || m < e
+}
+
+// messageDate is a date as lang writes it in a message to a family (as the appointment
+// messages write theirs).
+func messageDate(lang string, t time.Time) string {
+	switch lang {
+	case "ru":
+		return t.Format("02.01.2006")
+	case "zh":
+		return t.Format("2006年1月2日")
+	case "vi":
+		return t.Format("02/01/2006")
+	}
+	return t.Format("Mon 2 Jan 2006")
 }

@@ -114,7 +114,15 @@ func New(db *database.DB, c Clinic) *Set {
 	// on a new birth date, by every writer (the commands' too).
 	immunisation.DueLoc = loc
 	s.Patients.BirthDateChanged = immunisation.RefreshDue
-	s.DueReminders = &immunisation.DueService{DB: db, Loc: loc, BaseURL: c.BaseURL, CanSend: s.Messages.CanSend}
+	s.DueReminders = &immunisation.DueService{DB: db, Loc: loc, BaseURL: c.BaseURL, CanSend: s.Messages.CanSend,
+		Messages: func(ctx context.Context, q database.Querier) (immunisation.MessageRules, error) {
+			r, err := reminder.ReadSettings(ctx, q)
+			return immunisation.MessageRules{Email: r.Email, SMS: r.SMS, Language: r.Language, QuietStart: r.QuietStart, QuietEnd: r.QuietEnd}, err
+		},
+		Booking: func(ctx context.Context, q database.Querier) (bool, error) {
+			b, err := booking.ReadSettings(ctx, q)
+			return b.Enabled, err
+		}}
 	if c.Tell {
 		s.Appointments.Changed = s.Messages.Changed
 		s.Patients.ReachChanged = s.Messages.PatientChanged
