@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"emr/internal/database"
+	"emr/internal/user"
 )
 
 // The immunisation card: the paper a family keeps (internal/document's kind
@@ -23,6 +24,7 @@ type CardDose struct {
 	GivenBy  string // who gave it here; empty for a dose given elsewhere
 	// Elsewhere is set for a dose given elsewhere: where (the place, else the source) or "".
 	Elsewhere *string
+	givenBy   int64
 }
 
 // CardDue is a next dose as the card lists it.
@@ -62,20 +64,24 @@ func CardOf(ctx context.Context, q database.Querier, patientID int64, lang, asOf
 		}
 	}
 	names := antigenNames(lang)
-	rows, err := q.QueryContext(ctx, `SELECT i.id, i.kind, i.vaccine, i.occurred_on, i.dose_number, i.lot, i.place, i.source, COALESCE(u.name, i.performer)
-		FROM immunisations i LEFT JOIN users u ON u.id = i.given_by
+	rows, err := q.QueryContext(ctx, `SELECT i.id, i.kind, i.vaccine, i.occurred_on, i.dose_number, i.lot, i.place, i.source, i.performer, i.given_by
+		FROM immunisations i
 		WHERE i.patient_id = $1 AND i.status = 'completed' AND i.kind IN ('given', 'elsewhere') ORDER BY i.occurred_on, i.id`, patientID)
 	if err != nil {
 		return Card{}, fmt.Errorf("read the doses for the card: %w", err)
 	}
 	defer rows.Close()
 	card := Card{Doses: []CardDose{}, Next: []CardDue{}}
+	givers := map[int64]int{} // who gave a dose here, by the dose's place on the card
 	for rows.Next() {
 		var id int64
 		var kind, vaccine, on, lot, place, source, by string
-		var dose sql.NullInt64
-		if err := rows.Scan(&id, &kind, &vaccine, &on, &dose, &lot, &place, &source, &by); err != nil {
+		var dose, givenBy sql.NullInt64
+		if err := rows.Scan(&id, &kind, &vaccine, &on, &dose, &lot, &place, &source, &by, &givenBy); err != nil {
 			return Card{}, err
+		}
+		if givenBy.Valid {
+			givers[givenBy.Int64] = 0
 		}
 		if invalid[id] && counted[id] == 0 {
 			continue // given too early or too close: it does not count
@@ -100,11 +106,30 @@ func CardOf(ctx context.Context, q database.Querier, patientID int64, lang, asOf
 			d.Elsewhere = &where
 		} else {
 			d.GivenBy = by
+			if givenBy.Valid {
+				d.givenBy = givenBy.Int64
+			}
 		}
 		card.Doses = append(card.Doses, d)
 	}
 	if err := rows.Err(); err != nil {
 		return Card{}, err
+	}
+	rows.Close()
+	if len(givers) > 0 {
+		ids := make([]int64, 0, len(givers))
+		for id := range givers {
+			ids = append(ids, id)
+		}
+		who, err := user.Names(ctx, q, ids)
+		if err != nil {
+			return Card{}, err
+		}
+		for i := range card.Doses {
+			if n := who[card.Doses[i].givenBy]; n != "" {
+				card.Doses[i].GivenBy = n
+			}
+		}
 	}
 	next, err := q.QueryContext(ctx, `SELECT antigen, dose_number, due_on FROM immunisation_due
 		WHERE patient_id = $1 AND (latest_on = '' OR latest_on >= $2) ORDER BY due_on, antigen`, patientID, asOf)

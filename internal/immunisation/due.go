@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"emr/internal/database"
+	"emr/internal/patient"
 )
 
 // The due table (immunisation_due) holds each child's next dose per antigen — the forecast's
@@ -64,14 +65,15 @@ func open(r Recommendation) bool {
 // forecastOf is the forecast of a child's record as of asOf under the clinic's schedules:
 // its completed doses (given here or elsewhere) and exclusions (refusals, contraindications).
 func forecastOf(ctx context.Context, q database.Querier, patientID int64, schedules []string, asOf string) (Forecast, bool, error) {
-	var child Child
-	err := q.QueryRowContext(ctx, `SELECT birth_date, sex FROM patients WHERE id = $1`, patientID).Scan(&child.BirthDate, &child.Sex)
-	if errors.Is(err, sql.ErrNoRows) {
+	found, err := patient.Records(ctx, q, []int64{patientID})
+	if err != nil {
+		return Forecast{}, false, err
+	}
+	p, ok := found[patientID]
+	if !ok {
 		return Forecast{}, false, nil
 	}
-	if err != nil {
-		return Forecast{}, false, fmt.Errorf("read the child for the forecast: %w", err)
-	}
+	child := Child{BirthDate: p.BirthDate, Sex: p.Sex}
 	doses, excl, err := recordOf(ctx, q, patientID)
 	if err != nil {
 		return Forecast{}, false, err

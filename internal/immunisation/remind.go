@@ -16,6 +16,7 @@ import (
 	"emr/internal/database"
 	"emr/internal/i18n"
 	"emr/internal/mail"
+	"emr/internal/patient"
 	"emr/internal/settings"
 )
 
@@ -153,15 +154,15 @@ type dueDose struct {
 // remindOne writes child id's reminder inside tx; it answers why none was written ("" when one was).
 func (s *DueService) remindOne(ctx context.Context, tx *sql.Tx, id int64, set DueSettings, now time.Time, how string, actor int64) (string, error) {
 	day := today(s.Loc, now)
-	var first string
-	var archived sql.NullTime
-	err := tx.QueryRowContext(ctx, `SELECT first_name, archived_at FROM patients WHERE id = $1`, id).Scan(&first, &archived)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && archived.Valid) {
+	found, err := patient.Records(ctx, tx, []int64{id})
+	if err != nil {
+		return "", err
+	}
+	p, ok := found[id]
+	if !ok || p.Archived {
 		return SkipNotFound, nil
 	}
-	if err != nil {
-		return "", fmt.Errorf("read the child: %w", err)
-	}
+	first := p.FirstName
 	rows, err := tx.QueryContext(ctx, `SELECT d.antigen, d.dose_number, d.due_on, r.patient_id FROM immunisation_due d
 		LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
 		WHERE d.patient_id = $1 AND d.due_on <= $2 AND (d.latest_on = '' OR d.latest_on >= $3) ORDER BY d.due_on, d.antigen`, id, horizon(day, set), day)
@@ -272,22 +273,21 @@ func (s *DueService) contactOf(ctx context.Context, tx *sql.Tx, id int64, set Du
 		return msgSet.Sends(channel) && slices.Contains(set.Reminders.Channels, channel)
 	}
 	own := func(pid int64) (reach, bool, error) {
-		var phone, email, pref, lang string
-		err := tx.QueryRowContext(ctx, `SELECT phone, email, reminders, message_language FROM patients WHERE id = $1 AND archived_at IS NULL`, pid).
-			Scan(&phone, &email, &pref, &lang)
-		if errors.Is(err, sql.ErrNoRows) {
+		who, err := patient.ReachOf(ctx, tx, pid)
+		if errors.Is(err, apperr.ErrNotFound) {
 			return reach{}, false, nil
 		}
 		if err != nil {
-			return reach{}, false, fmt.Errorf("read a contact: %w", err)
+			return reach{}, false, err
 		}
+		phone, email := strings.TrimSpace(who.Phone), strings.TrimSpace(who.Email)
 		switch {
-		case pref == mail.SMS && sends(mail.SMS) && strings.TrimSpace(phone) != "":
-			return reach{mail.SMS, strings.TrimSpace(phone), lang}, true, nil
-		case pref == mail.Email && sends(mail.Email) && strings.TrimSpace(email) != "":
-			return reach{mail.Email, strings.TrimSpace(email), lang}, true, nil
+		case who.Reminders == mail.SMS && sends(mail.SMS) && phone != "":
+			return reach{mail.SMS, phone, who.Language}, true, nil
+		case who.Reminders == mail.Email && sends(mail.Email) && email != "":
+			return reach{mail.Email, email, who.Language}, true, nil
 		}
-		return reach{lang: lang}, false, nil
+		return reach{lang: who.Language}, false, nil
 	}
 	r, ok, err := own(id)
 	if err != nil || ok {
