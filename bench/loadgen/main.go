@@ -60,6 +60,7 @@ func main() {
 	booking := flag.Bool("booking", false, "instead: the public booking page's slot search over 50 doctors and 60 days at 8 and 32 clients (booking.go; the server needs --trust-proxy)")
 	writes := flag.String("writes", "", "instead: registration, visit save, prescription and payment at these client counts (\"8,32\"), the visits and prescriptions as -doctor (writes.go)")
 	doctor := flag.String("doctor", "doctor", "with -writes: the doctor account (the same password)")
+	immunisation := flag.Int("immunisation", 0, "instead: the immunisation due list and a child's forecast at 8 and 32 clients, over this many seeded children (immunisation.go)")
 	verify := flag.Bool("verify", false, "instead: the public verify page flooded with guesses at 1, 8 and 32 clients (verify.go; the server needs --trust-proxy)")
 	flag.Parse()
 	u, err := url.Parse(*base)
@@ -90,6 +91,10 @@ func main() {
 	}
 	if *safety {
 		safetyBench(client, *base, *label, *requests)
+		return
+	}
+	if *immunisation > 0 {
+		immunisationBench(client, *base, *label, *requests, *immunisation)
 		return
 	}
 	if *charting > 0 {

@@ -164,8 +164,8 @@ func TestCertificateIssuedVerifiedCancelled(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
 		s := newSetup(t, db)
 		all := apitest.Do[struct{ Data []tmpl }](t, s.doctor, http.StatusOK, "GET", "/api/document-templates", nil)
-		if len(all.Data) != 28 {
-			t.Fatalf("starter templates: %d, want 7 kinds in 4 languages", len(all.Data))
+		if len(all.Data) != 36 {
+			t.Fatalf("starter templates: %d, want 7 kinds in 4 languages and the immunisation card on two papers in 4", len(all.Data))
 		}
 		cert := s.template(t, "medical_certificate", "vi")
 

@@ -24,6 +24,7 @@ import (
 	"emr/internal/catalogue"
 	"emr/internal/database"
 	"emr/internal/i18n"
+	"emr/internal/immunisation"
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/profile"
@@ -208,6 +209,9 @@ func (s *Store) gather(ctx context.Context, doctorID, patientID int64, appointme
 		return src, err
 	}
 	if src.takesNone, err = prescription.TakesNone(ctx, s.DB, patientID); err != nil {
+		return src, err
+	}
+	if src.card, err = immunisation.CardOf(ctx, s.DB, patientID, lang, src.today.Format(time.DateOnly), i18n.ListSeparator(lang)); err != nil {
 		return src, err
 	}
 	if appointmentID != nil {

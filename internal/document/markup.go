@@ -185,9 +185,21 @@ func parseLine(s string) (line, error) {
 type Value struct {
 	Text string
 	List []string
+	// Tables, when set, are tables (each one's first row its heads, drawn bold) that a line
+	// of the placeholder alone becomes; running text joins them row by row.
+	Tables [][][]string
 }
 
 func (v Value) inline() string {
+	if v.Tables != nil {
+		var lines []string
+		for _, t := range v.Tables {
+			for _, r := range t {
+				lines = append(lines, strings.Join(r, " · "))
+			}
+		}
+		return strings.Join(lines, "; ")
+	}
 	if v.List != nil {
 		return strings.Join(v.List, "; ")
 	}
@@ -334,6 +346,23 @@ func render(lines []line, values map[string]Value) []Block {
 				blocks = append(blocks, Block{Type: "table", Rows: [][][]Run{row}})
 			}
 		case "p":
+			if len(l.pieces) == 1 && l.pieces[0].placeholder != "" && values[l.pieces[0].placeholder].Tables != nil {
+				for _, t := range values[l.pieces[0].placeholder].Tables {
+					rows := make([][][]Run, 0, len(t))
+					for i, r := range t {
+						row := make([][]Run, len(r))
+						for j, cell := range r {
+							row[j] = []Run{}
+							if cell != "" {
+								row[j] = []Run{{Text: cell, Bold: i == 0 && len(t) > 1}}
+							}
+						}
+						rows = append(rows, row)
+					}
+					blocks = append(blocks, Block{Type: "table", Rows: rows})
+				}
+				break
+			}
 			runs := fill(l.pieces)
 			if b := last("p"); b != nil && prev == "p" {
 				b.Runs = append(b.Runs, Run{Text: "\n"})

@@ -20,7 +20,7 @@ func count(key, label string) Field {
 }
 
 // starterTemplates are the medical certificate, fitness to work, referral letter,
-// laboratory and imaging requests, results report and visit summary in English, Russian, Chinese and
+// laboratory and imaging requests, results report, visit summary and immunisation card (A6 and A5) in English, Russian, Chinese and
 // Vietnamese.
 func starterTemplates() []starter {
 	return []starter{
@@ -490,5 +490,77 @@ Cấp ngày {{today}}, số {{document.number}}.`, nil},
 Tái khám: {{visit.follow_up}}
 ## Chỉnh sửa bổ sung
 - {{visit.amendments}}`, nil},
+		{"Immunisation card (A6)", "immunisation_card", "en", "a6-portrait", `# Immunisation card
+| Child | **{{patient.name}}** |
+| Born | {{patient.birth_date}} |
+| Patient no. | {{patient.mrn}} |
+
+## Vaccinations
+{{patient.immunisations}}
+
+{{clinic.name}}, {{clinic.phone}}. Issued on {{today}}, no. {{document.number}}.`, nil},
+		{"Immunisation card (A5)", "immunisation_card", "en", "a5-portrait", `# Immunisation card
+| Child | **{{patient.name}}** |
+| Born | {{patient.birth_date}} |
+| Patient no. | {{patient.mrn}} |
+
+## Vaccinations
+{{patient.immunisations}}
+
+{{clinic.name}}, {{clinic.phone}}. Issued on {{today}}, no. {{document.number}}.`, nil},
+		{"Сертификат о профилактических прививках (A6)", "immunisation_card", "ru", "a6-portrait", `# Сертификат о профилактических прививках
+| Ребёнок | **{{patient.name}}** |
+| Дата рождения | {{patient.birth_date}} |
+| № карты | {{patient.mrn}} |
+
+## Прививки
+{{patient.immunisations}}
+
+{{clinic.name}}, тел. {{clinic.phone}}. Выдан {{today}}, № {{document.number}}.`, nil},
+		{"Сертификат о профилактических прививках (A5)", "immunisation_card", "ru", "a5-portrait", `# Сертификат о профилактических прививках
+| Ребёнок | **{{patient.name}}** |
+| Дата рождения | {{patient.birth_date}} |
+| № карты | {{patient.mrn}} |
+
+## Прививки
+{{patient.immunisations}}
+
+{{clinic.name}}, тел. {{clinic.phone}}. Выдан {{today}}, № {{document.number}}.`, nil},
+		{"预防接种证 (A6)", "immunisation_card", "zh", "a6-portrait", `# 预防接种证
+| 儿童 | **{{patient.name}}** |
+| 出生日期 | {{patient.birth_date}} |
+| 病历号 | {{patient.mrn}} |
+
+## 接种记录
+{{patient.immunisations}}
+
+{{clinic.name}}，电话 {{clinic.phone}}。签发日期 {{today}}，编号 {{document.number}}。`, nil},
+		{"预防接种证 (A5)", "immunisation_card", "zh", "a5-portrait", `# 预防接种证
+| 儿童 | **{{patient.name}}** |
+| 出生日期 | {{patient.birth_date}} |
+| 病历号 | {{patient.mrn}} |
+
+## 接种记录
+{{patient.immunisations}}
+
+{{clinic.name}}，电话 {{clinic.phone}}。签发日期 {{today}}，编号 {{document.number}}。`, nil},
+		{"Phiếu tiêm chủng (A6)", "immunisation_card", "vi", "a6-portrait", `# Phiếu tiêm chủng
+| Trẻ | **{{patient.name}}** |
+| Ngày sinh | {{patient.birth_date}} |
+| Mã bệnh nhân | {{patient.mrn}} |
+
+## Các mũi đã tiêm
+{{patient.immunisations}}
+
+{{clinic.name}}, ĐT {{clinic.phone}}. Cấp ngày {{today}}, số {{document.number}}.`, nil},
+		{"Phiếu tiêm chủng (A5)", "immunisation_card", "vi", "a5-portrait", `# Phiếu tiêm chủng
+| Trẻ | **{{patient.name}}** |
+| Ngày sinh | {{patient.birth_date}} |
+| Mã bệnh nhân | {{patient.mrn}} |
+
+## Các mũi đã tiêm
+{{patient.immunisations}}
+
+{{clinic.name}}, ĐT {{clinic.phone}}. Cấp ngày {{today}}, số {{document.number}}.`, nil},
 	}
 }

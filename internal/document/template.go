@@ -24,13 +24,13 @@ import (
 )
 
 // Kinds of document, in the order screens list them, with the prefix of their numbers.
-var Kinds = []string{"medical_certificate", "fitness_to_work", "referral", "lab_request", "imaging_request", "results_report", "visit_summary", "custom"}
+var Kinds = []string{"medical_certificate", "fitness_to_work", "referral", "lab_request", "imaging_request", "results_report", "visit_summary", "immunisation_card", "custom"}
 
 var prefixes = map[string]string{"medical_certificate": "MC", "fitness_to_work": "FW", "referral": "RF", "lab_request": "LR",
-	"imaging_request": "IR", "results_report": "RR", "visit_summary": "VS", "custom": "DC"}
+	"imaging_request": "IR", "results_report": "RR", "visit_summary": "VS", "immunisation_card": "IC", "custom": "DC"}
 
 // Papers a template may print on.
-var Papers = []string{"a5-portrait", "a5-landscape", "a4-portrait", "a4-landscape"}
+var Papers = []string{"a6-portrait", "a5-portrait", "a5-landscape", "a4-portrait", "a4-landscape"}
 
 // FieldTypes are the kinds of value a declared field takes.
 var FieldTypes = []string{"text", "long_text", "number", "date"}

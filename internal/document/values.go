@@ -9,6 +9,7 @@ import (
 
 	"emr/internal/appointment"
 	"emr/internal/i18n"
+	"emr/internal/immunisation"
 	"emr/internal/patient"
 	"emr/internal/prescription"
 	"emr/internal/profile"
@@ -20,7 +21,7 @@ import (
 // "field.KEY" names a field the template declares.
 var Placeholders = []string{
 	"patient.name", "patient.age", "patient.sex", "patient.birth_date", "patient.mrn", "patient.address", "patient.phone",
-	"patient.allergies", "patient.medicines",
+	"patient.allergies", "patient.medicines", "patient.immunisations",
 	"visit.date", "visit.chief_complaint", "visit.present_illness", "visit.vitals", "visit.examination", "visit.diagnoses",
 	"visit.plan", "visit.follow_up", "visit.orders", "visit.lab_orders", "visit.imaging_orders", "visit.results", "visit.amendments",
 	"visit.medicines_stopped",
@@ -43,6 +44,7 @@ type sources struct {
 	takesNone   *prescription.NoneAnswer // when the patient said they take no medicines
 	stopped     []prescription.Stopped   // the medicines stopped at the visit
 	today       time.Time                // the clinic's day
+	card        immunisation.Card        // the immunisation record as the card prints it
 	lang        string
 }
 
@@ -278,6 +280,7 @@ func (src sources) values(number string, fields []Field, filled map[string]strin
 		"doctor.specialisations": {Text: strings.Join(src.doctor.Specialisations, ", ")},
 	}
 	out["patient.allergies"] = allergies(lang, p.History.Known())
+	out["patient.immunisations"] = immunisations(lang, src.card)
 	medicines := []string{}
 	for _, m := range src.medicines {
 		medicines = append(medicines, medicineLine(lang, m, src.today.Location()))
@@ -395,4 +398,36 @@ func ChartWords(lang string, p patient.Patient, on time.Time) (ageText, sexText,
 		allergyText = strings.Join(a.List, "; ")
 	}
 	return ageText, i18n.T(lang, "document.value.sex."+p.Sex), allergyText
+}
+
+// immunisations are the card's tables: the doses that count (date, vaccine, what it protects
+// against, dose, lot, who gave it or where it was given), then the next doses due.
+func immunisations(lang string, c immunisation.Card) Value {
+	h := func(key string) string { return i18n.T(lang, "document.value.imm."+key) }
+	doses := [][]string{{h("date"), h("vaccine"), h("antigens"), h("dose"), h("lot"), h("given_by")}}
+	for _, d := range c.Doses {
+		dose := ""
+		if d.Dose > 0 {
+			dose = strconv.Itoa(d.Dose)
+		}
+		by := d.GivenBy
+		if d.Elsewhere != nil {
+			by = h("elsewhere")
+			if *d.Elsewhere != "" {
+				by = i18n.T(lang, "document.value.imm.elsewhere_at", *d.Elsewhere)
+			}
+		}
+		doses = append(doses, []string{day(lang, d.On), d.Vaccine, d.Antigens, dose, d.Lot, by})
+	}
+	if len(c.Doses) == 0 {
+		doses = [][]string{{h("none")}}
+	}
+	next := [][]string{{h("next"), h("dose"), h("due_on")}}
+	for _, d := range c.Next {
+		next = append(next, []string{d.Antigen, strconv.Itoa(d.Dose), day(lang, d.DueOn)})
+	}
+	if len(c.Next) == 0 {
+		next = [][]string{{h("none_due")}}
+	}
+	return Value{Tables: [][][]string{doses, next}}
 }

@@ -7,6 +7,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 
 	"golang.org/x/text/language"
@@ -32,6 +33,25 @@ func init() {
 		m := map[string]string{}
 		if err := json.Unmarshal(b, &m); err != nil {
 			panic(fmt.Sprintf("i18n: %s.json: %v", lang, err))
+		}
+		// A feature may keep its messages apart, in messages/LANG-FEATURE.json; a key in two
+		// files is a mistake.
+		more, _ := fs.Glob(files, "messages/"+lang+"-*.json")
+		for _, name := range more {
+			b, err := files.ReadFile(name)
+			if err != nil {
+				panic(err)
+			}
+			part := map[string]string{}
+			if err := json.Unmarshal(b, &part); err != nil {
+				panic(fmt.Sprintf("i18n: %s: %v", name, err))
+			}
+			for k, v := range part {
+				if _, dup := m[k]; dup {
+					panic(fmt.Sprintf("i18n: %s: key %s is in another file too", name, k))
+				}
+				m[k] = v
+			}
 		}
 		catalogue[lang] = m
 	}

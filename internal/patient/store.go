@@ -32,6 +32,10 @@ type Store struct {
 	// or e-mail changed — the addresses a portal code signs in by — with the old and the new
 	// (the portal tells the old ones: ASVS 2.2.3).
 	SignInChanged func(ctx context.Context, tx *sql.Tx, id int64, old, new SignInAddresses) error
+	// BirthDateChanged, when set, is told inside the transaction that a patient was
+	// registered or their birth date changed (the immunisation due list rebuilds the
+	// patient's rows: what is due hangs on the age).
+	BirthDateChanged func(ctx context.Context, tx *sql.Tx, id int64) error
 }
 
 // SignInAddresses are a patient's phone and e-mail, and the language of their messages.
@@ -273,6 +277,11 @@ func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input,
 			return Patient{}, err
 		}
 	}
+	if s.BirthDateChanged != nil {
+		if err := s.BirthDateChanged(ctx, tx, p.ID); err != nil {
+			return Patient{}, err
+		}
+	}
 	if err := keep(ctx, tx, p, e, now); err != nil {
 		return Patient{}, err
 	}
@@ -429,6 +438,11 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 	}
 	if s.ReachChanged != nil && (old.Reminders != in.Reminders || old.Phone != in.Phone || old.Email != in.Email || old.MessageLanguage != in.MessageLanguage) {
 		if err := s.ReachChanged(ctx, tx, id); err != nil {
+			return err
+		}
+	}
+	if s.BirthDateChanged != nil && old.BirthDate != in.BirthDate {
+		if err := s.BirthDateChanged(ctx, tx, id); err != nil {
 			return err
 		}
 	}

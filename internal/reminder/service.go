@@ -34,7 +34,7 @@ var Topics = []string{TopicBooked, TopicChanged, TopicCancelled, TopicReminder}
 
 // LogTopics are what the message log shows: the appointment messages and the one-time codes
 // (never their text), so the desk can see whether a patient's code went.
-var LogTopics = append(slices.Clone(Topics), TopicCode, TopicBookingDeclined, TopicContactChanged)
+var LogTopics = append(slices.Clone(Topics), TopicCode, TopicBookingDeclined, TopicContactChanged, TopicImmunisationDue)
 
 // The topics of the patient messages other packages write, listed in the message log too: an
 // online booking declined (internal/booking), and a portal's sign-in address changed, told to
@@ -42,6 +42,9 @@ var LogTopics = append(slices.Clone(Topics), TopicCode, TopicBookingDeclined, To
 const (
 	TopicBookingDeclined = "booking.declined"
 	TopicContactChanged  = "patient.contact_changed"
+	// TopicImmunisationDue is a reminder of a child's vaccinations due (internal/immunisation's
+	// TopicDue, named here since that package reads this one).
+	TopicImmunisationDue = "immunisation.due"
 )
 
 // Service writes appointment messages; its Changed is the appointment store's hook.

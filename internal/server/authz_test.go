@@ -56,6 +56,12 @@ var requiredAccess = map[string]string{
 	"GET /api/patients/{id}/files/{file}":    "view patient",
 	"DELETE /api/patients/{id}/files/{file}": "manage patient",
 
+	// The immunisation due list also needs view patient, checked inside (every role holding
+	// either has it).
+	"GET /api/immunisation/due":                 "record immunisations or manage appointment",
+	"POST /api/immunisation/due/remind":         "send messages",
+	"POST /api/patients/{id}/immunisation-card": "record immunisations or issue documents",
+
 	"GET /api/services":                        "record charges or manage fees",
 	"POST /api/services":                       "manage fees",
 	"PUT /api/services/{id}":                   "manage fees",

@@ -237,6 +237,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&billing.Handler{Store: fees, MaxImport: int64(cfg.AttachmentMaxMB) << 20}).Routes(),
 		(&feereport.Handler{Reports: &feereport.Reports{DB: db, Fees: fees, Loc: loc}}).Routes(),
 		(&document.Handler{Store: st.Documents, Verify: &document.Limiter{Throttle: &auth.Throttle{DB: db, Window: document.VerifyWindow}}}).Routes(),
+		(&document.Handler{Store: st.Documents}).CardRoutes(),
 		(&profile.Handler{Store: st.Profiles, Users: users, Sessions: sessions, Throttle: throttle, TwoFactor: twoFactor}).Routes(),
 		(&settings.Handler{DB: db}).Routes(),
 		(&release.Handler{Store: releases}).Routes(),
@@ -244,6 +245,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		(&portal.Handler{Store: portalStore, Throttle: &auth.Throttle{DB: db, Window: portal.AccessWindow}}).Routes(),
 		(&booking.Handler{Store: onlineBooking, Throttle: &auth.Throttle{DB: db, Window: booking.ThrottleWindow}}).Routes(),
 		(&role.Handler{Store: st.Roles}).Routes(),
+		(&immunisation.DueHandler{Reminders: st.DueReminders}).DueRoutes(),
 		(&auditlog.Handler{DB: db}).Routes(),
 		(&dashboard.Handler{Store: dash}).Routes(),
 		(&push.Handler{Keys: keys}).Routes(),
@@ -321,6 +323,12 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 		every(sweepEvery, "delete expired bulk export files", func(ctx context.Context) error { return fhir.SweepExports(ctx, db) }),
 		every(user.RemindEvery, "remind owners of expiring API tokens", func(ctx context.Context) error {
 			_, err := user.RemindExpiringTokens(ctx, db, time.Now())
+			return err
+		}),
+		// The immunisation reminders' daily pass (and a rebuild of the due list the clinic's
+		// schedules asked for), hourly: each dose is reminded of once ever.
+		every(immunisation.PassEvery, "remind of due immunisations", func(ctx context.Context) error {
+			_, err := st.DueReminders.Pass(ctx)
 			return err
 		}),
 		scheduled.Run,

@@ -69,6 +69,8 @@ type Set struct {
 	Portal        *portal.Store
 	Dashboard     *dashboard.Store
 	Immunisations *immunisation.Store
+	// DueReminders write the reminders of the immunisation due list (issue 59).
+	DueReminders *immunisation.DueService
 }
 
 // New builds every store on db for clinic c, each handed the others it reads and the hooks
@@ -108,6 +110,19 @@ func New(db *database.DB, c Clinic) *Set {
 	// The immunisation check reads the medicines taken now (immunisation does not import
 	// prescription: prescribing reads immunisation's settings).
 	s.Immunisations = &immunisation.Store{DB: db, Loc: loc, Medicines: currentMedicines}
+	// A child's due vaccines hang on the birth date: its rows are rebuilt on registration and
+	// on a new birth date, by every writer (the commands' too).
+	immunisation.DueLoc = loc
+	s.Patients.BirthDateChanged = immunisation.RefreshDue
+	s.DueReminders = &immunisation.DueService{DB: db, Loc: loc, BaseURL: c.BaseURL, CanSend: s.Messages.CanSend,
+		Messages: func(ctx context.Context, q database.Querier) (immunisation.MessageRules, error) {
+			r, err := reminder.ReadSettings(ctx, q)
+			return immunisation.MessageRules{Email: r.Email, SMS: r.SMS, Language: r.Language, QuietStart: r.QuietStart, QuietEnd: r.QuietEnd}, err
+		},
+		Booking: func(ctx context.Context, q database.Querier) (bool, error) {
+			b, err := booking.ReadSettings(ctx, q)
+			return b.Enabled, err
+		}}
 	if c.Tell {
 		s.Appointments.Changed = s.Messages.Changed
 		s.Patients.ReachChanged = s.Messages.PatientChanged

@@ -27,6 +27,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/appointments/appointments', path: () => '/appointments/appointments' },
   { route: '/appointments/form/:id', path: (f) => `/appointments/form/${f.appointment}` },
   { route: '/appointments/messages', path: () => '/appointments/messages' },
+  { route: '/appointments/immunisations-due', path: () => '/appointments/immunisations-due' },
   { route: '/results/review', path: () => '/results/review' },
   { route: '/results/overdue', path: () => '/results/overdue' },
   { route: '/results/critical', path: () => '/results/critical' },

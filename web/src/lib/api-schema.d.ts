@@ -665,6 +665,14 @@ export type paths = {
     /** The vaccine catalogue (products with CVX, ATC, live, antigens and components), antigens, schedules, the sites, routes and reactions offered, and the clinic's schedules and stocked vaccines. */
     get: operations["getImmunisationCatalogue"];
   };
+  "/api/immunisation/due": {
+    /** The clinic's immunisation due list (issue 59): each child's next dose per antigen, due or overdue as of the clinic's today, in pages by key (due day, child, antigen); archived patients and adults (18 and over) left out. Needs view patient too. */
+    get: operations["getImmunisationDue"];
+  };
+  "/api/immunisation/due/remind": {
+    /** Write a reminder to each selected child's family (the child's record's channel, else a portal guardian's) into the outbox, topic immunisation.due, naming the doses due or coming up within the clinic's days before; a child, antigen and dose is reminded of once ever. Audited. */
+    post: operations["postImmunisationDueRemind"];
+  };
   "/api/immunisation/settings": {
     /** The clinic's immunisation settings: schedules, stocked vaccines, parents' reminders, how old a weight may be for a dose by weight. */
     get: operations["getImmunisationSettings"];
@@ -1038,6 +1046,15 @@ export type paths = {
   "/api/patients/{id}/growth": {
     /** A child's growth on the WHO Child Growth Standards (0-5 years) and the WHO Growth Reference 2007 (5-19 years): every weight, length/height and head circumference measured at a completed or signed visit (vitals copied forward from an earlier visit are not read twice), with z-scores and percentiles per indicator, the WHO cut-off flags, and the -3, -2, 0, +2, +3 SD curves over the child's ages. Needs view patient besides the permission below (403 without it). Audited as a read of the patient. */
     get: operations["getPatientGrowth"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
+  "/api/patients/{id}/immunisation-card": {
+    /** Issue the child's immunisation card (a document of kind immunisation_card, number IC-YYYY-NNNNNN, QR-verifiable) from the clinic's template in the language on the paper asked for: the valid doses and the next ones due. Needs view patient too. */
+    post: operations["postPatientsImmunisationCard"];
     parameters: {
       path: {
         id: number;
@@ -3361,7 +3378,7 @@ export type components = {
       /** Format: date-time */
       issued_at: string;
       /** @enum {string} */
-      kind: "medical_certificate" | "fitness_to_work" | "referral" | "lab_request" | "imaging_request" | "results_report" | "visit_summary" | "custom";
+      kind: "medical_certificate" | "fitness_to_work" | "referral" | "lab_request" | "imaging_request" | "results_report" | "visit_summary" | "immunisation_card" | "custom";
       /** @enum {string} */
       language: "en" | "ru" | "zh" | "vi";
       /** @description Gap-free per kind and year: MC-2026-000001. */
@@ -3403,14 +3420,14 @@ export type components = {
       fields?: components["schemas"]["DocumentField"][];
       id?: number;
       /** @enum {string} */
-      kind: "medical_certificate" | "fitness_to_work" | "referral" | "lab_request" | "imaging_request" | "results_report" | "visit_summary" | "custom";
+      kind: "medical_certificate" | "fitness_to_work" | "referral" | "lab_request" | "imaging_request" | "results_report" | "visit_summary" | "immunisation_card" | "custom";
       /** @enum {string} */
       language: "en" | "ru" | "zh" | "vi";
       name: string;
       /** @description The template fills a visit's values (or is a visit summary): it is issued from a visit only. */
       needs_visit?: boolean;
       /** @enum {string} */
-      paper: "a5-portrait" | "a5-landscape" | "a4-portrait" | "a4-landscape";
+      paper: "a6-portrait" | "a5-portrait" | "a5-landscape" | "a4-portrait" | "a4-landscape";
       /** Format: date-time */
       updated_at?: string;
       version?: number;
@@ -4291,7 +4308,7 @@ export type components = {
       /** @description The address or number, mostly hidden. */
       to: string;
       /** @enum {string} */
-      topic: "appointment.booked" | "appointment.changed" | "appointment.cancelled" | "appointment.reminder" | "patient.code" | "booking.declined" | "patient.contact_changed";
+      topic: "appointment.booked" | "appointment.changed" | "appointment.cancelled" | "appointment.reminder" | "patient.code" | "booking.declined" | "patient.contact_changed" | "immunisation.due";
       /** @description The appointment (a one-time code: the codes row). */
       topic_id: number;
     };
@@ -7915,6 +7932,91 @@ export type operations = {
       };
     };
   };
+  /** The clinic's immunisation due list (issue 59): each child's next dose per antigen, due or overdue as of the clinic's today, in pages by key (due day, child, antigen); archived patients and adults (18 and over) left out. Needs view patient too. */
+  getImmunisationDue: {
+    parameters: {
+      query?: {
+        /** @description due: from the due day, not yet overdue; overdue: from the overdue day; all (default): both. */
+        status?: "due" | "overdue" | "all";
+        antigen?: string;
+        /** @description Age band by birth date. */
+        band?: "0-1y" | "1-2y" | "2-6y" | "6-18y";
+        /** @description Lists too the doses falling due by this day (upcoming). */
+        before?: string;
+        /** @description The next cursor of the page before. */
+        after_id?: string;
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: date */
+            as_of: string;
+            /** @description With the first page only (null on the next ones); each count stops at 1000 (capped: there are more). */
+            counts: {
+              capped: boolean;
+              due: number;
+              overdue: number;
+            } | null;
+            items: ({
+                age_band: string;
+                antigen: string;
+                antigen_name: string;
+                /** Format: date */
+                birth_date: string;
+                contact: {
+                  email: string;
+                  phone: string;
+                };
+                dose_number: number;
+                /** Format: date */
+                due_on: string;
+                /** Format: date-time */
+                last_reminded_at: string | null;
+                mrn: string;
+                name: string;
+                /** Format: date */
+                overdue_on: string;
+                patient_id: number;
+                /** @enum {string} */
+                status: "upcoming" | "due" | "overdue";
+              })[];
+            next: string | null;
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Write a reminder to each selected child's family (the child's record's channel, else a portal guardian's) into the outbox, topic immunisation.due, naming the doses due or coming up within the clinic's days before; a child, antigen and dose is reminded of once ever. Audited. */
+  postImmunisationDueRemind: {
+    requestBody: {
+      content: {
+        "application/json": {
+          patient_ids: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description What was written, and who was skipped and why. */
+      200: {
+        content: {
+          "application/json": {
+            queued: number;
+            skipped: ({
+                patient_id: number;
+                /** @enum {string} */
+                reason: "not_found" | "nothing_due" | "already_reminded" | "no_contact";
+              })[];
+          };
+        };
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** The clinic's immunisation settings: schedules, stocked vaccines, parents' reminders, how old a weight may be for a dose by weight. */
   getImmunisationSettings: {
     responses: {
@@ -9356,6 +9458,37 @@ export type operations = {
       };
       403: components["responses"]["Forbidden"];
       404: components["responses"]["NotFound"];
+    };
+  };
+  /** Issue the child's immunisation card (a document of kind immunisation_card, number IC-YYYY-NNNNNN, QR-verifiable) from the clinic's template in the language on the paper asked for: the valid doses and the next ones due. Needs view patient too. */
+  postPatientsImmunisationCard: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          language: "en" | "ru" | "zh" | "vi";
+          /** @enum {string} */
+          paper: "a6-portrait" | "a5-portrait";
+        };
+      };
+    };
+    responses: {
+      /** @description Issued */
+      201: {
+        content: {
+          "application/json": components["schemas"]["Document"];
+        };
+      };
+      /** @description The patient is archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
     };
   };
   /** A patient's immunisation record (entered in error included, marked), the reactions after a dose, and the forecast by the clinic's schedules as of today in the clinic's time zone. Needs view patient too. The read is audited. */

@@ -18,6 +18,7 @@ export const messageTopicLabel: Record<MessageTopic, string> = {
   'patient.code': 'patientMessages.topic.code',
   'booking.declined': 'patientMessages.topic.booking_declined',
   'patient.contact_changed': 'patientMessages.topic.contact_changed',
+  'immunisation.due': 'patientMessages.topic.immunisation_due',
 }
 export const messageStatusLabel: Record<MessageStatus, string> = {
   pending: 'patientMessages.status.pending',

@@ -48,6 +48,7 @@ const PrintDocument = page(() => import('../../features/documents/PrintDocumentP
 const ResultsCatalogue = page(() => import('../../features/settings/ResultsCataloguePage'))
 const Clinic = page(() => import('../../features/settings/ClinicPage'))
 const PatientMessages = page(() => import('../../features/messages/MessageLogPage'))
+const ImmunisationDue = page(() => import('../../features/immunisations/due/DueListPage'))
 const PatientMessageSettings = page(() => import('../../features/messages/MessageSettingsPage'))
 const PatientReleaseSettings = page(() => import('../../features/release/ReleaseSettingsPage'))
 const OnlineBookingSettings = page(() => import('../../features/booking/BookingSettingsPage'))
@@ -111,6 +112,13 @@ export const constantRoutes: AppRoute[] = [
         meta: { title: 'diagnosis', noCache: true, light: true, permissions: ['write diagnosis', 'record vitals'], params: { id: /^\d+$/ } },
       },
       { path: 'messages', name: 'PatientMessages', component: PatientMessages, meta: { title: 'patientMessages', permissions: ['send messages'] } },
+      // The children due a vaccination: the desk books and reminds, the nurse who gives them works it too.
+      {
+        path: 'immunisations-due',
+        name: 'ImmunisationDue',
+        component: ImmunisationDue,
+        meta: { title: 'immunisationDue', light: true, permissions: ['record immunisations', 'manage appointment'] },
+      },
     ],
   },
   {

@@ -15,7 +15,7 @@ describe('sidebar menu', () => {
     expect(shape(menuItems(filterRoutes(all, ['admin'], []), t))).toEqual([
       'route.dashboard',
       { 'route.masterFile': ['route.patients'] },
-      { 'route.appointments': ['route.appointments', 'route.patientMessages'] },
+      { 'route.appointments': ['route.appointments', 'route.patientMessages', 'route.immunisationDue'] },
       { 'route.results': ['route.resultsReview', 'route.overdueOrders', 'route.criticalReport'] },
       { 'route.fees': ['route.bills', 'route.ordersToCharge', 'route.cashUp', 'route.feeReports'] },
       { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.medicineSafety', 'route.resultsCatalogue', 'route.services', 'route.clinic', 'route.patientMessageSettings', 'route.patientReleaseSettings', 'route.onlineBooking', 'route.backups', 'route.apiAccess', 'route.importPatients'] },
@@ -27,7 +27,7 @@ describe('sidebar menu', () => {
     expect(shape(menuItems(filterRoutes(all, ['receptionist'], ['view patient', 'manage patient', 'view appointment', 'manage appointment']), t))).toEqual([
       'route.dashboard',
       { 'route.masterFile': ['route.patients'] },
-      'route.appointments',
+      { 'route.appointments': ['route.appointments', 'route.immunisationDue'] },
     ])
     // With the desk's money permissions: the bills and her own cash-up, no financial reports.
     expect(shape(menuItems(filterRoutes(all, ['receptionist'], ['view patient', 'record charges', 'record payment', 'cash up own drawer']), t))).toEqual([

@@ -73,7 +73,7 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
   // The check's address is the clinic's public address as set now (it may move), else the one in use.
   const { data: clinic } = useClinic()
   const [size, orientation] = doc.paper.split('-')
-  const paper = size === 'a4' ? styles.A4 : styles.A5
+  const paper = size === 'a4' ? styles.A4 : size === 'a6' ? styles.A6 : styles.A5
   const landscape = orientation === 'landscape' ? (size === 'a4' ? own.a4Landscape : own.a5Landscape) : ''
   // An upright sheet is too narrow for the check, the seal and the signature side by side at
   // full size: they are drawn on one line, the seal over the signature's start as it is
@@ -99,7 +99,7 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
       <DocumentContent blocks={doc.content} />
       <div className={own.footer}>
         <div className={own.verify}>
-          <QRCode value={url} type="svg" size={size === 'a4' ? 96 : 72} bordered={false} color="#000" bgColor="#fff" aria-label={t('documents.qrAlt')} />
+          <QRCode value={url} type="svg" size={size === 'a4' ? 96 : size === 'a6' ? 56 : 72} bordered={false} color="#000" bgColor="#fff" aria-label={t('documents.qrAlt')} />
           <div className={own.verifyText}>
             <div>{t('documents.verifyAt')}</div>
             <div className={own.mono}>{url}</div>

@@ -7,9 +7,9 @@ export type DocumentBlock = Schema<'DocumentBlock'>
 export type DocumentRun = Schema<'DocumentRun'>
 export type ClinicalDocument = Schema<'Document'>
 
-export const KINDS = ['medical_certificate', 'fitness_to_work', 'referral', 'lab_request', 'imaging_request', 'results_report', 'visit_summary', 'custom'] as const
+export const KINDS = ['medical_certificate', 'fitness_to_work', 'referral', 'lab_request', 'imaging_request', 'results_report', 'visit_summary', 'immunisation_card', 'custom'] as const
 export type Kind = (typeof KINDS)[number]
-export const PAPERS = ['a5-portrait', 'a5-landscape', 'a4-portrait', 'a4-landscape'] as const
+export const PAPERS = ['a6-portrait', 'a5-portrait', 'a5-landscape', 'a4-portrait', 'a4-landscape'] as const
 export const FIELD_TYPES = ['text', 'long_text', 'number', 'date'] as const
 export const LANGUAGES = ['en', 'ru', 'zh', 'vi'] as const
 
