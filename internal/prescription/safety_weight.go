@@ -13,6 +13,7 @@ import (
 	"emr/internal/appointment"
 	"emr/internal/catalogue"
 	"emr/internal/database"
+	"emr/internal/immunisation"
 	"emr/internal/patient"
 	"emr/internal/textsearch"
 )
@@ -39,11 +40,6 @@ const (
 	maxDoseMg             = 100000
 	weightIndicationLimit = 40
 )
-
-// weightMaxAgeDays is how old a weight may be for a dose by weight. The clinic sets it with
-// its immunisation settings (weight_max_age_days, GET /api/immunisation/settings); until those
-// hold it, this default is the clinic's.
-const weightMaxAgeDays = 30
 
 // DoseFacts are the numbers a dose finding speaks of. Zero is not known or not set.
 type DoseFacts struct {
@@ -107,7 +103,12 @@ func (c child) stale() bool { return c.weight != nil && c.weightDays() > c.maxDa
 // readChild reads the patient's birth date and latest weight (patientID 0: none).
 func (s *Store) readChild(ctx context.Context, q database.Querier, patientID int64) (child, error) {
 	today := civil(s.now(), s.Loc)
-	c := child{today: today, maxDays: weightMaxAgeDays}
+	// How old a weight may be: the clinic's children's-care setting (weight_max_age_days).
+	maxDays, err := immunisation.WeightMaxAgeDays(ctx, q)
+	if err != nil {
+		return child{}, err
+	}
+	c := child{today: today, maxDays: maxDays}
 	if patientID == 0 {
 		return c, nil
 	}

@@ -211,6 +211,23 @@ func TestDosesByWeight(t *testing.T) {
 			t.Errorf("stale weight: %+v", stalef.Findings)
 		}
 
+		// The clinic's limit is its setting: at 60 days the same 45-day-old weight is not stale.
+		var set map[string]any
+		s.admin.Do("GET", "/api/immunisation/settings", nil).JSON(t, &set)
+		set["weight_max_age_days"] = 60
+		if r := s.admin.Do("PUT", "/api/immunisation/settings", set); r.Status != http.StatusOK {
+			t.Fatalf("settings: %d %s", r.Status, r.Body)
+		}
+		var longer doseCheck
+		s.doctor.Do("POST", "/api/prescriptions/check", map[string]any{"patient_id": stale, "items": []any{line(syrup, "7.5 mL", "", perKg(15, 180, 4))}}).JSON(t, &longer)
+		if len(longer.Findings) != 0 || longer.Weight == nil || longer.Weight.Stale || longer.Weight.MaxAgeDays != 60 {
+			t.Errorf("a 45-day-old weight under a 60-day limit: %+v %+v", longer.Findings, longer.Weight)
+		}
+		set["weight_max_age_days"], set["version"] = 30, set["version"].(float64)+1
+		if r := s.admin.Do("PUT", "/api/immunisation/settings", set); r.Status != http.StatusOK {
+			t.Fatalf("settings back: %d %s", r.Status, r.Body)
+		}
+
 		// On save: 25 mg/kg is refused without a reason, nothing is written; with one it is
 		// kept, the weight it was worked from stamped on the line by the server.
 		path := fmt.Sprintf("/api/appointments/%d/prescriptions", toddlerVisit)
