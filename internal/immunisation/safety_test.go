@@ -20,7 +20,9 @@ func TestConditionCodes(t *testing.T) {
 	}{
 		{conditionPregnancy, "O09.9", true},
 		{conditionPregnancy, "o9a.11", true},
-		{conditionPregnancy, "O80", true},
+		{conditionPregnancy, "O80", false}, // delivery: MMR is given post partum
+		{conditionPregnancy, "O92.1", false},
+		{conditionPregnancy, "O99.0", true},
 		{conditionPregnancy, "Z34.9", true},
 		{conditionPregnancy, "Z3A20", true},
 		{conditionPregnancy, "Z30.0", false}, // contraception
