@@ -563,3 +563,54 @@ func TestSettings(t *testing.T) {
 		}
 	})
 }
+
+// TestAReactionAfterADoseIsReadAtTheNext: an anaphylaxis recorded after a dose stops every
+// vaccine sharing one of its antigens, and the forecast shows those antigens contraindicated; a
+// seizure after a pertussis-containing dose warns before the next pertussis dose; a vaccine
+// sharing nothing is not stopped (paediatrician's and immunisation nurse's reviews; WHO; ACIP
+// General Best Practice Guidelines; QĐ 1575/QĐ-BYT).
+func TestAReactionAfterADoseIsReadAtTheNext(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		check := func(t *testing.T, id int64, vaccine string) string {
+			t.Helper()
+			return codes(apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(id)+"/check", dose(vaccine, day(0))).Findings)
+		}
+		given := func(t *testing.T, id int64, vaccine string, on string) int64 {
+			t.Helper()
+			return apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(id),
+				map[string]any{"kind": "elsewhere", "vaccine": vaccine, "occurred_on": on, "source": "card"}).ID
+		}
+		child := s.newPatient(t, "Phúc", "male", "none")
+		first := given(t, child, "dtwp_hepb_hib", day(-60))
+		apitest.Do[any](t, s.nurse, http.StatusCreated, "POST", fmt.Sprintf("/api/immunisations/%d/reactions", first),
+			map[string]any{"onset_on": day(-60), "reaction": "anaphylaxis", "severity": "severe", "serious": true})
+		for _, v := range []string{"dtwp_hepb_hib", "dtap_ipv_hib_hepb", "hepb_paed"} {
+			if got := check(t, child, v); !strings.Contains(got, "previous_anaphylaxis:stop") {
+				t.Errorf("anaphylaxis after the pentavalent, then %s: %s", v, got)
+			}
+		}
+		if got := check(t, child, "bopv"); strings.Contains(got, "previous_anaphylaxis") {
+			t.Errorf("oral polio shares no antigen with the pentavalent: %s", got)
+		}
+		view := apitest.Do[struct {
+			Forecast immunisation.Forecast `json:"forecast"`
+		}](t, s.doctor, http.StatusOK, "GET", s.path(child), nil)
+		for _, r := range view.Forecast.Recommendations {
+			if (r.Antigen == "pertussis" || r.Antigen == "hepb") && r.Status != immunisation.StatusContraindicated {
+				t.Errorf("after an anaphylaxis %s is %s", r.Antigen, r.Status)
+			}
+		}
+
+		seized := s.newPatient(t, "Quang", "male", "none")
+		dtp := given(t, seized, "dtwp_hepb_hib", day(-60))
+		apitest.Do[any](t, s.nurse, http.StatusCreated, "POST", fmt.Sprintf("/api/immunisations/%d/reactions", dtp),
+			map[string]any{"onset_on": day(-59), "reaction": "seizure", "severity": "severe", "serious": true, "description": "Febrile seizure"})
+		if got := check(t, seized, "dtwp_hepb_hib"); !strings.Contains(got, "previous_reaction:warn") || strings.Contains(got, "previous_anaphylaxis") {
+			t.Errorf("a seizure after DTwP, then DTwP again: %s", got)
+		}
+		if got := check(t, seized, "hepb_paed"); strings.Contains(got, "previous_reaction") {
+			t.Errorf("a seizure after DTwP, then hepatitis B alone: %s", got)
+		}
+	})
+}

@@ -44,19 +44,7 @@ func (s *Store) ForPatient(ctx context.Context, e audit.Event, patientID int64, 
 		return v, err
 	}
 	v.Schedules = settings.Schedules
-	var doses []Dose
-	var excl []Exclusion
-	for _, r := range v.Records {
-		if r.Status != StatusCompleted {
-			continue
-		}
-		switch r.Kind {
-		case KindGiven, KindElsewhere:
-			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.OccurredOn})
-		default:
-			excl = append(excl, Exclusion{Antigen: r.Antigen, Kind: r.Kind, From: r.OccurredOn, Until: r.UntilOn})
-		}
-	}
+	doses, excl := forecastInput(s.catalogue(), entriesOf(v.Records), harmsOf(v.Reactions))
 	v.Forecast = s.catalogue().Forecast(settings.Schedules, c.Child, doses, excl, v.AsOf)
 	if v.Forecast.Evaluations == nil {
 		v.Forecast.Evaluations = []Evaluation{}

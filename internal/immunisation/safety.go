@@ -37,11 +37,16 @@ const (
 	FindTooClose         = "too_close"
 	FindTooLate          = "too_late" // past the series' maximum age (rotavirus): added to the contract's codes
 	FindDuplicateToday   = "duplicate_today"
-	SeverityStop         = "stop"
-	SeverityWarn         = "warn"
-	conditionPregnancy   = "pregnancy"
-	conditionImmunosupp  = "immunosuppression"
-	maxVisitsRead        = 500
+	// An anaphylaxis recorded after an earlier dose sharing an antigen (stop); a seizure or a
+	// hypotonic-hyporesponsive episode after a pertussis-containing dose (warn: a precaution
+	// for the next pertussis dose, ACIP General Best Practice Guidelines, Table 4-1).
+	FindPreviousAnaphylaxis = "previous_anaphylaxis"
+	FindPreviousReaction    = "previous_reaction"
+	SeverityStop            = "stop"
+	SeverityWarn            = "warn"
+	conditionPregnancy      = "pregnancy"
+	conditionImmunosupp     = "immunosuppression"
+	maxVisitsRead           = 500
 )
 
 // Finding is one thing the person giving a vaccine must see first.
@@ -120,12 +125,17 @@ type facts struct {
 	// diagnoses of the patient's visits: code and day.
 	diagnoses []struct{ code, day string }
 	medicines []CurrentMedicine
+	// reactions recorded after the patient's doses (completed ones).
+	reactions []Reaction
 }
 
 func (s *Store) readFacts(ctx context.Context, q database.Querier, c child) (facts, error) {
 	var f facts
 	var err error
 	if f.records, err = s.records(ctx, q, `patient_id = $1 AND status = $2`, "en", c.id, StatusCompleted); err != nil {
+		return f, err
+	}
+	if f.reactions, err = s.reactions(ctx, q, `r.patient_id = $1 AND r.status = $2`, c.id, StatusCompleted); err != nil {
 		return f, err
 	}
 	if f.allergies, _, err = patient.Allergies(ctx, q, c.id); err != nil {
@@ -209,7 +219,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 	}
 	day := in.OccurredOn
 	if in.Expiry != "" && in.Expiry < day {
-		add(FindExpiredLot, SeverityStop, "immunisation.finding.expired_lot", in.Expiry)
+		add(FindExpiredLot, SeverityStop, "immunisation.finding.expired_lot", shownDay(lang, in.Expiry))
 	}
 	if v.Live {
 		switch sev, what := f.condition(conditionPregnancy, day); {
@@ -231,6 +241,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 	if err := s.allergyFindings(ctx, q, v, f, lang, add); err != nil {
 		return nil, err
 	}
+	reactionFindings(cat, v, f, lang, add)
 	antigens := map[string]string{}
 	for _, a := range cat.Antigens(lang) {
 		antigens[a.Key] = a.Name
@@ -243,7 +254,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.OccurredOn})
 			if r.Vaccine == v.Key && r.OccurredOn == day && !duplicate {
 				duplicate = true
-				add(FindDuplicateToday, SeverityStop, "immunisation.finding.duplicate_today", v.Name, day)
+				add(FindDuplicateToday, SeverityStop, "immunisation.finding.duplicate_today", v.Name, shownDay(lang, day))
 			}
 		case KindContraindicated, KindRefused:
 			if !slices.Contains(v.Antigens, r.Antigen) || r.OccurredOn > day || r.UntilOn != "" && r.UntilOn < day {
@@ -254,9 +265,9 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 				name = r.Antigen
 			}
 			if r.Kind == KindContraindicated {
-				add(FindContraindicated, SeverityStop, "immunisation.finding.contraindicated", name, r.OccurredOn, r.Reason).Antigen = r.Antigen
+				add(FindContraindicated, SeverityStop, "immunisation.finding.contraindicated", name, shownDay(lang, r.OccurredOn), r.Reason).Antigen = r.Antigen
 			} else {
-				add(FindRefused, SeverityWarn, "immunisation.finding.refused", name, r.OccurredOn, r.Reason).Antigen = r.Antigen
+				add(FindRefused, SeverityWarn, "immunisation.finding.refused", name, shownDay(lang, r.OccurredOn), r.Reason).Antigen = r.Antigen
 			}
 		}
 	}
@@ -322,4 +333,46 @@ func (s *Store) allergyFindings(ctx context.Context, q database.Querier, v Vacci
 		add(FindComponentAllergy, sev, "immunisation.finding.component_allergy", v.Name, what, a.Substance).Substance = what
 	}
 	return nil
+}
+
+// reactionFindings: a reaction recorded after an earlier dose that shares an antigen with this
+// vaccine — an anaphylaxis stops it; a seizure or a hypotonic-hyporesponsive episode after a
+// pertussis-containing dose warns before the next pertussis dose.
+func reactionFindings(cat vaccines, v Vaccine, f facts, lang string, add func(code, severity, key string, args ...any) *Finding) {
+	given := map[int64]Record{}
+	for _, r := range f.records {
+		given[r.ID] = r
+	}
+	seen := map[string]bool{}
+	for _, h := range f.reactions {
+		r, ok := given[h.ImmunisationID]
+		if !ok {
+			continue
+		}
+		before, _ := cat.Vaccine(r.Vaccine, lang)
+		shared := slices.ContainsFunc(v.Antigens, func(a string) bool { return slices.Contains(before.Antigens, a) })
+		switch {
+		case !shared:
+		case slices.Contains(contraindicatingReactions, h.Reaction) && !seen["a"+before.Key]:
+			seen["a"+before.Key] = true
+			add(FindPreviousAnaphylaxis, SeverityStop, "immunisation.finding.previous_anaphylaxis", v.Name, before.Name, shownDay(lang, r.OccurredOn))
+		case (h.Reaction == "seizure" || h.Reaction == "hhe") && slices.Contains(v.Antigens, "pertussis") &&
+			slices.Contains(before.Antigens, "pertussis") && !seen["r"+before.Key]:
+			seen["r"+before.Key] = true
+			add(FindPreviousReaction, SeverityWarn, "immunisation.finding.previous_reaction", v.Name, before.Name, shownDay(lang, r.OccurredOn))
+		}
+	}
+}
+
+// shownDay is a calendar day as a finding's reader writes it (01.05.2026, 2026年5月1日,
+// 01/05/2026, 1 May 2026); a text that is not a day is shown as it is.
+func shownDay(lang, day string) string {
+	t, err := time.Parse(time.DateOnly, day)
+	switch {
+	case err != nil:
+		return day
+	case lang == "ru" || lang == "zh" || lang == "vi":
+		return messageDate(lang, t)
+	}
+	return t.Format("2 Jan 2006")
 }

@@ -1,0 +1,82 @@
+package immunisation
+
+import "slices"
+
+// entry is one completed record as the forecast reads it.
+type entry struct {
+	ID                                  int64
+	Kind, Vaccine, Antigen, On, UntilOn string
+}
+
+// harm is a reaction recorded after a dose, as the forecast and the check read it.
+type harm struct {
+	DoseID   int64
+	Reaction string
+	OnsetOn  string
+}
+
+// Reactions after which a vaccine sharing an antigen with the dose is not given again: an
+// anaphylaxis after a dose contraindicates every later dose of its antigens until a clinician
+// records otherwise (WHO position papers; ACIP General Best Practice Guidelines, Contraindications
+// and Precautions; Bộ Y tế QĐ 1575/QĐ-BYT 2023, screening: "phản vệ độ III trở lên sau lần tiêm
+// chủng trước").
+var contraindicatingReactions = []string{"anaphylaxis"}
+
+// forecastInput is a record's doses and exclusions as the forecast reads them: every dose given
+// here or elsewhere; each refusal and contraindication (one naming a product only excludes each
+// of its antigens); and each antigen of a dose after which an anaphylaxis was recorded,
+// contraindicated from the reaction's day, for good.
+func forecastInput(cat interface {
+	Vaccine(key, lang string) (Vaccine, bool)
+}, records []entry, harms []harm) ([]Dose, []Exclusion) {
+	doses, excl := []Dose{}, []Exclusion{}
+	vaccineOf := map[int64]string{}
+	for _, r := range records {
+		switch r.Kind {
+		case KindGiven, KindElsewhere:
+			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.On})
+			vaccineOf[r.ID] = r.Vaccine
+		case KindRefused, KindContraindicated:
+			antigens := []string{r.Antigen}
+			if r.Antigen == "" {
+				v, _ := cat.Vaccine(r.Vaccine, "en")
+				antigens = v.Antigens
+			}
+			for _, a := range antigens {
+				excl = append(excl, Exclusion{Antigen: a, Kind: r.Kind, From: r.On, Until: r.UntilOn})
+			}
+		}
+	}
+	for _, h := range harms {
+		if !slices.Contains(contraindicatingReactions, h.Reaction) || vaccineOf[h.DoseID] == "" {
+			continue
+		}
+		v, _ := cat.Vaccine(vaccineOf[h.DoseID], "en")
+		for _, a := range v.Antigens {
+			excl = append(excl, Exclusion{Antigen: a, Kind: KindContraindicated, From: h.OnsetOn})
+		}
+	}
+	return doses, excl
+}
+
+// entriesOf are a view's completed records as the forecast reads them.
+func entriesOf(records []Record) []entry {
+	out := make([]entry, 0, len(records))
+	for _, r := range records {
+		if r.Status == StatusCompleted {
+			out = append(out, entry{ID: r.ID, Kind: r.Kind, Vaccine: r.Vaccine, Antigen: r.Antigen, On: r.OccurredOn, UntilOn: r.UntilOn})
+		}
+	}
+	return out
+}
+
+// harmsOf are the completed reactions as the forecast reads them.
+func harmsOf(reactions []Reaction) []harm {
+	out := make([]harm, 0, len(reactions))
+	for _, r := range reactions {
+		if r.Status == StatusCompleted {
+			out = append(out, harm{DoseID: r.ImmunisationID, Reaction: r.Reaction, OnsetOn: r.OnsetOn})
+		}
+	}
+	return out
+}
