@@ -89,6 +89,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lang := i18n.FromRequest(r)
+	in.ByDoctor = auth.PrincipalFrom(r.Context()).Can(auth.WriteDiagnosis)
 	rec, err := h.Store.Create(r.Context(), auth.AuditEvent(r), id, in, lang)
 	if need := (*NeedsOverride)(nil); errors.As(err, &need) {
 		httpjson.Respond(w, http.StatusUnprocessableEntity, findingsBody{Error: i18n.T(lang, need.Error()), Code: need.Error(), Findings: need.Findings})

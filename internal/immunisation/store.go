@@ -172,7 +172,14 @@ type RecordInput struct {
 	Note           string    `json:"note"`
 	Screening      Screening `json:"screening"`
 	OverrideReason string    `json:"override_reason"`
+	// ByDoctor says the writer may decide past a stop (writes diagnoses): set by the handler
+	// from the request's permissions, never read from the body.
+	ByDoctor bool `json:"-"`
 }
+
+// MinOverrideReason is the fewest letters a reason for giving a dose despite a finding has
+// ("ok" or "." is no reason).
+const MinOverrideReason = 10
 
 // ReactionInput is what recording a reaction sends.
 type ReactionInput struct {
@@ -351,6 +358,20 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 			}
 			if len(findings) > 0 && in.OverrideReason == "" {
 				return &NeedsOverride{Findings: findings}
+			}
+			if len(findings) > 0 {
+				// A stop is a doctor's to pass (a nurse's reason does not lift a contraindication,
+				// QĐ 1575/QĐ-BYT: the screening's conclusion is the doctor's), and a reason says why.
+				var v apperr.Validation
+				switch {
+				case !in.ByDoctor && slices.ContainsFunc(findings, func(f Finding) bool { return f.Severity == SeverityStop }):
+					v.Add("override_reason", "immunisation.stop_needs_doctor")
+				case utf8.RuneCountInString(in.OverrideReason) < MinOverrideReason:
+					v.Add("override_reason", "immunisation.override_too_short")
+				}
+				if err := v.Err(); err != nil {
+					return err
+				}
 			}
 			for _, f := range findings {
 				if !slices.Contains(overridden, f.Code) {

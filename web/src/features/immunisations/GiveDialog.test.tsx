@@ -30,11 +30,11 @@ describe('GiveDialog', () => {
     expect(await axeViolations(dialog)).toEqual([])
   })
 
-  it('shows a stop finding where it is typed, as an alert, and asks a reason before saving', async () => {
+  it('shows a stop finding where it is typed, as an alert, and asks a doctor for a reason before saving', async () => {
     const onClose = vi.fn()
     const checked: RecordInput[] = []
     const { sent } = await renderScreen(<GiveDialog patientId={9} onClose={onClose} />, {
-      me: user(['record immunisations']),
+      me: user(['record immunisations', 'write diagnosis']),
       api: {
         'GET /immunisation/catalogue': catalogue,
         'POST /patients/9/immunisations/check': ({ body }: { body: unknown }) => {
@@ -81,7 +81,7 @@ describe('GiveDialog', () => {
   it("shows the findings of a save refused for want of a reason (422) the same way", async () => {
     let refusedOnce = false
     const { sent } = await renderScreen(<GiveDialog patientId={9} onClose={() => {}} />, {
-      me: user(['record immunisations']),
+      me: user(['record immunisations', 'write diagnosis']),
       api: {
         'GET /immunisation/catalogue': catalogue,
         // The check found nothing as the form was filled (the allergy was recorded meanwhile); asked again after the refusal, it says what.
@@ -104,6 +104,28 @@ describe('GiveDialog', () => {
     expect(within(dialog).getByTestId('findings-vaccine').contains(stop)).toBe(true)
     expect(await within(dialog).findByText('Say why the dose is given despite what the check found.')).toBeTruthy()
     expect(saves(sent)).toHaveLength(1)
+  })
+
+  it('leaves a stop to a doctor: a nurse sees why and no reason box, and Save sends nothing', async () => {
+    const { sent } = await renderScreen(<GiveDialog patientId={9} onClose={() => {}} />, {
+      me: user(['record immunisations']),
+      api: {
+        'GET /immunisation/catalogue': catalogue,
+        'POST /patients/9/immunisations/check': ({ body }: { body: unknown }) => ({ findings: (body as RecordInput).screening.pregnant ? [pregnancy] : [] }),
+      },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Give a dose' })
+    await waitFor(() => {
+      fireEvent.input(within(dialog).getByRole('combobox', { name: 'Vaccine' }), { target: { value: 'M-M-R' } })
+      expect(within(dialog).getByRole('option', { name: 'M-M-R II' })).toBeTruthy()
+    })
+    fireEvent.click(within(dialog).getByRole('option', { name: 'M-M-R II' }))
+    fireEvent.click(within(within(dialog).getByRole('group', { name: 'Pregnant?' })).getByRole('radio', { name: 'Yes' }))
+    expect(await within(dialog).findByText('A stop is passed only by a doctor: ask the doctor to decide and record this dose, or do not give it.')).toBeTruthy()
+    expect(within(dialog).queryByLabelText('Reason to go ahead')).toBeNull()
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(saves(sent)).toHaveLength(0)
   })
 
   it('sends nothing on Enter in a field: a dose half recorded is saved by its button only', async () => {

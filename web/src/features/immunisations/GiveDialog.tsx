@@ -5,6 +5,7 @@
 // alert, a warning as a notice. With any finding the dose is saved only with a reason to go ahead
 // (the server refuses it otherwise, 422, and that refusal's findings are shown the same way); an
 // expired lot is never given.
+import { useCan } from '../../lib/auth/can'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useDebounced } from '../../lib/debounce'
@@ -86,12 +87,16 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, a
   const checked = v.vaccine ? (check.data ?? []) : []
   const findings = checked.length ? checked : refused?.key === key ? refused.findings : []
   const expired = findings.some((f) => f.code === 'expired_lot')
+  // A stop is a doctor's to pass (the server refuses anyone else's reason).
+  const isDoctor = useCan('write diagnosis')
+  const stopped = !isDoctor && findings.some((f) => f.severity === 'stop')
   const vaccine = catalogue.data?.vaccines.find((x) => x.key === v.vaccine)
 
   const submit = async () => {
     const body = giveInput(form.values)
     setProblem('')
     // With findings, a dose is given only for a reason to go ahead.
+    if (stopped) return
     if (findings.length && !body.override_reason) {
       form.fail({ override_reason: t('immunisations.overrideRequired') })
       return
@@ -170,7 +175,12 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, a
       <Field label={t('immunisations.note')} error={form.errors.note}>
         {(c) => <TextArea {...c} rows={2} maxLength={1000} value={v.note} onChange={(e) => form.set('note', e.target.value)} />}
       </Field>
-      {findings.length > 0 && !expired && (
+      {stopped && !expired && (
+        <div className={styles.notice}>
+          <Alert type="error" title={t('immunisations.stopNeedsDoctor')} />
+        </div>
+      )}
+      {findings.length > 0 && !expired && !stopped && (
         <Field label={t('immunisations.overrideReason')} required help={t('immunisations.overrideHint')} error={form.errors.override_reason}>
           {(c) => <TextArea {...c} rows={2} maxLength={500} value={v.override_reason} onChange={(e) => form.set('override_reason', e.target.value)} />}
         </Field>
