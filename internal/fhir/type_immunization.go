@@ -236,18 +236,13 @@ func toImmunization(x immunisation.Recorded, lang string) Immunization {
 	case x.Performer != "":
 		m.Performer = []ImmunizationPerformer{{Function: concept(systemPerformerFunction, "AP", "Administering Provider"), Actor: &Reference{Display: x.Performer}}}
 	}
-	// The dose each antigen's series counts it as, by the patient's forecast (the schedule,
-	// the dose's number, the series' doses); a dose the forecast does not count is said in a
-	// note. Without the forecast's word, the dose number the record gives.
-	for _, e := range x.Counted {
-		if e.Valid && e.DoseNumber > 0 {
-			m.ProtocolApplied = append(m.ProtocolApplied, ImmunizationProtocol{Series: e.Schedule, TargetDisease: []CodeableConcept{antigenConcept(e.Antigen, lang)},
-				DoseNumberPositiveInt: e.DoseNumber, SeriesDosesPositiveInt: x.SeriesDoses[e.Antigen]})
-			continue
-		}
-		m.Note = append(m.Note, Annotation{Text: "Not counted for " + antigenConcept(e.Antigen, lang).Text + ": " + textOr(notCounted[e.Reason], e.Reason)})
-	}
-	if len(x.Counted) == 0 && (x.Kind == "given" || x.Kind == "elsewhere") && x.DoseNumber > 0 {
+	// The dose number the record gives (as written on the card or by the nurse): a recorded
+	// fact, versioned with the record. Whether the forecast counts the dose is derived (it
+	// changes with other doses, the birth date and the clinic's schedules without this record
+	// changing), so it is said by the patient's ImmunizationRecommendation, whose
+	// supportingImmunization lists the doses that counted — not here, where a registry syncing
+	// by _lastUpdated would never see it change (integrator's review).
+	if (x.Kind == "given" || x.Kind == "elsewhere") && !x.InError() && x.DoseNumber > 0 {
 		p := ImmunizationProtocol{DoseNumberPositiveInt: x.DoseNumber}
 		if v, ok := immunisation.Default().Vaccine(x.Vaccine, lang); ok {
 			for _, a := range v.Antigens {

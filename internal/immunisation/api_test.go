@@ -420,6 +420,16 @@ func TestOverrideEnteredInErrorAndReactions(t *testing.T) {
 		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.list' AND patient_id = $1", s.patientID); n != 1 {
 			t.Errorf("read audited: %d", n)
 		}
+		// The reaction is a new version of its dose (FHIR shows it on the Immunization: a reader
+		// syncing by version or _lastUpdated sees it).
+		for _, r := range view.Records {
+			if r.ID == rec.ID {
+				if r.Version != rec.Version+1 {
+					t.Errorf("the dose's version after a reaction: %d, was %d", r.Version, rec.Version)
+				}
+				rec.Version = r.Version
+			}
+		}
 
 		// Entered in error: a reason, the version read; a stale version is a conflict.
 		mark := fmt.Sprintf("/api/immunisations/%d/entered-in-error", rec.ID)

@@ -504,6 +504,12 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		if err != nil {
 			return fmt.Errorf("insert reaction: %w", err)
 		}
+		// The dose's record changes with its reaction (FHIR shows it in Immunization.reaction):
+		// a new version, so that a reader syncing by version or _lastUpdated sees it.
+		if _, err := tx.ExecContext(ctx, `UPDATE immunisations SET version = version + 1, updated_at = $1, updated_by = $2 WHERE id = $3`,
+			s.now().UTC(), e.Actor(), id); err != nil {
+			return fmt.Errorf("version the dose: %w", err)
+		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction", "immunisation", strconv.FormatInt(id, 10), r.PatientID, audit.Success
 		e.Detail = "reaction " + strconv.FormatInt(rid, 10)
 		if err := audit.Record(ctx, tx, e); err != nil {
