@@ -235,8 +235,10 @@ func weightFindings(c child, items []Item, lines []lineDrugs, r *reader) []Findi
 		// The weight the most for the weight is read from: one measured lately, or the one a
 		// dose by weight was worked from (said stale above). Without one (or with a plain dose
 		// and a weight too old) only the table's most a dose and a day of any weight hold.
+		written := strings.TrimSpace(it.Dose)
+		perKg, isPerKg := dosePerKgOf(written)
 		var weight float64
-		if c.weight != nil && (!c.stale() || byWeight) {
+		if c.weight != nil && (!c.stale() || byWeight || isPerKg) {
 			weight = c.weight.Kg
 		}
 		lim := limitsOf(rows, weight)
@@ -249,11 +251,18 @@ func weightFindings(c child, items []Item, lines []lineDrugs, r *reader) []Findi
 			add(FindDoseUnderWeight, "dose:weight:"+num(lim.minWeight), DoseFacts{WeightKg: c.weight.Kg, WeightOn: c.weight.On, MinWeightKg: lim.minWeight})
 			out[len(out)-1].Source = source
 		}
-		written := strings.TrimSpace(it.Dose)
 		if written == "" {
 			continue // nothing written yet
 		}
 		dose, readable := doseMg(written, med)
+		if isPerKg {
+			// "15 mg/kg": in mg for the latest weight (the one it is worked from, said stale
+			// above); without a weight it cannot be told (said missing above).
+			if c.weight == nil {
+				continue
+			}
+			dose, readable = perKg*c.weight.Kg, true
+		}
 		if !readable {
 			add(FindDoseUnreadable, "dose:unreadable:"+textsearch.Fold(written), DoseFacts{})
 			out[len(out)-1].Source = source
@@ -300,6 +309,19 @@ func round1(f float64) float64 { return math.Round(f*10) / 10 }
 
 // doseAmount reads a dose as written: "180 mg", «7,5 мл», "5 mL", "0.5 g", "180毫克".
 var doseAmount = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*(mg|мг|毫克|ml|мл|毫升|g|г|克)(?:\P{L}|$)`)
+
+// dosePerKg reads a dose written per kg: "15 mg/kg", «15 мг/кг», "15 mg/kg（最多1000 mg）".
+var dosePerKg = regexp.MustCompile(`^\s*(\d+(?:[.,]\d+)?)\s*(?:mg|мг|毫克)\s*/\s*(?:kg|кг|公斤|千克)`)
+
+// dosePerKgOf is a dose's mg per kg when it is written so.
+func dosePerKgOf(written string) (float64, bool) {
+	m := dosePerKg.FindStringSubmatch(textsearch.Fold(written))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(strings.Replace(m[1], ",", ".", 1), 64)
+	return n, err == nil && n > 0
+}
 
 // doseCount reads a dose written as a count of tablets or capsules, in the four languages
 // (folded): "2 tablets", "1/2 tablet", "½ tab", "1 ½ tablets", «2 таб.», «1 капсула», "2片",

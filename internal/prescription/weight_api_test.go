@@ -186,6 +186,10 @@ func TestDosesByWeight(t *testing.T) {
 			{"a dose without a unit cannot be read", toddler, line(paraTab, "300", "3 times a day", nil), []string{"dose_unreadable"}},
 			{"a decimal without a unit cannot be read", toddler, line(syrup, "12.5", "3 times a day", nil), []string{"dose_unreadable"}},
 			{"words cannot be read", toddler, line(syrup, "a little", "3 times a day", nil), []string{"dose_unreadable"}},
+			// A dose written per kg is in mg for the latest weight.
+			{"15 mg/kg (an order set's words) for 12 kg is 180 mg: within the table", toddler, line(syrup, "15 mg/kg (max 1000 mg)", "4 times a day", nil), []string{}},
+			{"25 mg/kg for 12 kg is 300 mg: above the most a dose holds", toddler, line(syrup, "25 mg/kg", "4 times a day", nil), []string{"dose_above_max"}},
+			{"mg/kg for a child never weighed: the weight is missing", unweighed, line(syrup, "15 mg/kg", "4 times a day", nil), []string{"weight_missing"}},
 			// What prints is checked, not the box's numbers.
 			{"12.5 mL printed, the box saying 180 mg: 300 mg is above the most, and the two disagree", toddler, line(syrup, "12.5 mL", "4 times a day", perKg(15, 180, 4)), []string{"dose_above_max", "dose_mismatch"}},
 			{"every 4 hours printed, the box saying 4 a day: six doses a day, and the two disagree", toddler, line(syrup, "7.5 mL", "every 4 hours", perKg(15, 180, 4)), []string{"dose_above_daily_max", "dose_mismatch"}},
