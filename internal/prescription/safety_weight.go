@@ -31,8 +31,12 @@ const (
 	FindDoseAboveDaily    = "dose_above_daily_max" // a day's doses above the most for the weight
 	FindDoseUnderAge      = "dose_under_min_age"   // the child is younger than the table's rows
 	FindDoseUnderWeight   = "dose_under_min_weight"
-	FindWeightMissing     = "weight_missing" // a dose by weight, and no weight recorded
-	FindWeightStale       = "weight_stale"   // a dose by weight from a weight older than the limit
+	FindWeightMissing     = "weight_missing"  // a dose by weight, and no weight recorded
+	FindWeightStale       = "weight_stale"    // a dose by weight from a weight older than the limit
+	FindDoseUnreadable    = "dose_unreadable" // a child's dose that cannot be read in mg
+	FindDoseMismatch      = "dose_mismatch"   // the dose by weight's numbers are not what prints
+	mismatchShare         = 0.02              // a measured dose may round this share off the box's
+	mismatchMg            = 0.5
 	adultYears            = 18
 	doseTolerance         = 1.02 // a dose measured in a syringe may round a little above
 	maxMgPerKg            = 1000
@@ -56,6 +60,10 @@ type DoseFacts struct {
 	MinMonths   int     `json:"min_age_months,omitempty"`
 	MinWeightKg float64 `json:"min_weight_kg,omitempty"`
 	Indication  string  `json:"indication,omitempty"`
+	// For dose_mismatch: the dose by weight's dose and doses a day, beside the printed ones.
+	BoxDoseMg      float64 `json:"box_dose_mg,omitempty"`
+	DosesPerDay    int     `json:"doses_per_day,omitempty"`
+	BoxDosesPerDay int     `json:"box_doses_per_day,omitempty"`
 }
 
 // WeightFacts are the patient's latest recorded weight as the editor shows it, with its age
@@ -188,7 +196,8 @@ func limitsOf(rows []catalogue.PaediatricDose, weight float64) limits {
 	return l
 }
 
-// weightFindings checks each line's dose against the dose table for the child.
+// weightFindings checks each line's dose against the dose table for the child: the dose as
+// it prints and the frequency as written, whatever a dose by weight's numbers say.
 func weightFindings(c child, items []Item, lines []lineDrugs, r *reader) []Finding {
 	var out []Finding
 	if !c.known {
@@ -212,17 +221,24 @@ func weightFindings(c child, items []Item, lines []lineDrugs, r *reader) []Findi
 		add := func(kind, key string, f DoseFacts) {
 			out = append(out, Finding{Line: i, Kind: kind, Key: key, Tier: catalogue.TierHigh, RequiresReason: true, Dosing: &f})
 		}
+		// A child's line of a medicine the table has rows for, or one dosed by weight, needs a
+		// weight measured lately.
 		switch {
-		case byWeight && c.weight == nil:
+		case c.weight == nil:
 			add(FindWeightMissing, "weight:missing", DoseFacts{LimitDays: c.maxDays})
-		case byWeight && c.stale():
+		case c.stale():
 			add(FindWeightStale, "weight:stale:"+c.weight.On, DoseFacts{WeightKg: c.weight.Kg, WeightOn: c.weight.On, WeightDays: c.weightDays(), LimitDays: c.maxDays})
 		}
 		if len(rows) == 0 || c.adult {
 			continue
 		}
+		// The weight the most for the weight is read from: one measured lately, or the one a
+		// dose by weight was worked from (said stale above). Without one (or with a plain dose
+		// and a weight too old) only the table's most a dose and a day of any weight hold.
+		written := strings.TrimSpace(it.Dose)
+		perKg, isPerKg := dosePerKgOf(written)
 		var weight float64
-		if c.weight != nil {
+		if c.weight != nil && (!c.stale() || byWeight || isPerKg) {
 			weight = c.weight.Kg
 		}
 		lim := limitsOf(rows, weight)
@@ -231,26 +247,44 @@ func weightFindings(c child, items []Item, lines []lineDrugs, r *reader) []Findi
 			add(FindDoseUnderAge, fmt.Sprintf("dose:age:%d", lim.minMonths), DoseFacts{AgeMonths: c.ageMonth, MinMonths: lim.minMonths})
 			out[len(out)-1].Source = source
 		}
-		if c.weight != nil && weight < lim.minWeight {
-			add(FindDoseUnderWeight, "dose:weight:"+num(lim.minWeight), DoseFacts{WeightKg: weight, WeightOn: c.weight.On, MinWeightKg: lim.minWeight})
+		if c.weight != nil && c.weight.Kg < lim.minWeight {
+			add(FindDoseUnderWeight, "dose:weight:"+num(lim.minWeight), DoseFacts{WeightKg: c.weight.Kg, WeightOn: c.weight.On, MinWeightKg: lim.minWeight})
 			out[len(out)-1].Source = source
 		}
-		// The most for the weight: from a weight measured lately, or the one a dose by weight
-		// was worked from (said stale above); a weight too old says nothing of a plain dose.
-		if c.weight == nil || (c.stale() && !byWeight) {
+		if written == "" {
+			continue // nothing written yet
+		}
+		dose, readable := doseMg(written, med)
+		if isPerKg {
+			// "15 mg/kg": in mg for the latest weight (the one it is worked from, said stale
+			// above); without a weight it cannot be told (said missing above).
+			if c.weight == nil {
+				continue
+			}
+			dose, readable = perKg*c.weight.Kg, true
+		}
+		if !readable {
+			add(FindDoseUnreadable, "dose:unreadable:"+textsearch.Fold(written), DoseFacts{})
+			out[len(out)-1].Source = source
 			continue
 		}
-		dose := doseMg(it, med)
-		if dose <= 0 {
-			continue
+		perDay := dosesPerDay(it.Frequency)
+		if perDay == 0 {
+			perDay = lim.perDay
+			if it.ByWeight != nil && it.ByWeight.DosesPerDay > 0 {
+				perDay = it.ByWeight.DosesPerDay
+			}
 		}
-		perDay := lim.perDay
-		if it.ByWeight != nil && it.ByWeight.DosesPerDay > 0 {
-			perDay = it.ByWeight.DosesPerDay
-		} else if n := dosesPerDay(it.Frequency); n > 0 {
-			perDay = n
+		// The box's numbers are not what prints: the dose or the doses a day differ.
+		if b := it.ByWeight; b != nil && ((b.DoseMg > 0 && math.Abs(dose-b.DoseMg) > max(b.DoseMg*mismatchShare, mismatchMg)) ||
+			(b.DosesPerDay > 0 && dosesPerDay(it.Frequency) > 0 && b.DosesPerDay != perDay)) {
+			add(FindDoseMismatch, "dose:mismatch:"+num(round1(dose))+":"+num(round1(b.DoseMg))+":"+strconv.Itoa(perDay)+":"+strconv.Itoa(b.DosesPerDay),
+				DoseFacts{DoseMg: round1(dose), BoxDoseMg: round1(b.DoseMg), DosesPerDay: perDay, BoxDosesPerDay: b.DosesPerDay})
 		}
-		facts := DoseFacts{DoseMg: round1(dose), WeightKg: weight, WeightOn: c.weight.On, MaxDoseMg: round1(lim.maxDose), MaxDayMg: round1(lim.maxDay), DayMg: round1(dose * float64(perDay))}
+		facts := DoseFacts{DoseMg: round1(dose), WeightKg: weight, MaxDoseMg: round1(lim.maxDose), MaxDayMg: round1(lim.maxDay), DayMg: round1(dose * float64(perDay))}
+		if weight > 0 {
+			facts.WeightOn = c.weight.On
+		}
 		if byWeight {
 			facts.MgPerKg = it.ByWeight.MgPerKg
 		}
@@ -276,34 +310,86 @@ func round1(f float64) float64 { return math.Round(f*10) / 10 }
 // doseAmount reads a dose as written: "180 mg", «7,5 мл», "5 mL", "0.5 g", "180毫克".
 var doseAmount = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*(mg|мг|毫克|ml|мл|毫升|g|г|克)(?:\P{L}|$)`)
 
-// doseMg is a line's dose in mg: a dose by weight's, or the dose field's in mg, in g, or in
-// mL of a liquid of known strength; 0 when it cannot be told.
-func doseMg(it Item, med *catalogue.Medicine) float64 {
-	if it.ByWeight != nil && it.ByWeight.DoseMg > 0 {
-		return it.ByWeight.DoseMg
-	}
-	m := doseAmount.FindStringSubmatch(textsearch.Fold(it.Dose))
+// dosePerKg reads a dose written per kg: "15 mg/kg", «15 мг/кг», "15 mg/kg（最多1000 mg）".
+var dosePerKg = regexp.MustCompile(`^\s*(\d+(?:[.,]\d+)?)\s*(?:mg|мг|毫克)\s*/\s*(?:kg|кг|公斤|千克)`)
+
+// dosePerKgOf is a dose's mg per kg when it is written so.
+func dosePerKgOf(written string) (float64, bool) {
+	m := dosePerKg.FindStringSubmatch(textsearch.Fold(written))
 	if m == nil {
-		return 0
+		return 0, false
 	}
 	n, err := strconv.ParseFloat(strings.Replace(m[1], ",", ".", 1), 64)
+	return n, err == nil && n > 0
+}
+
+// doseCount reads a dose written as a count of tablets or capsules, in the four languages
+// (folded): "2 tablets", "1/2 tablet", "½ tab", "1 ½ tablets", «2 таб.», «1 капсула», "2片",
+// "1粒", "1 viên"; a range ("1-2 tablets") reads as its most.
+var doseCount = regexp.MustCompile(`^\s*(?:(\d+(?:[.,]\d+)?)\s*(?:-|–|to|до)\s*)?(\d+(?:[.,]\d+)?\s*(?:½|¼|¾)?|\d+\s*/\s*\d+|½|¼|¾)\s*` +
+	`(?:tablets?|tabs?\b|caps(?:ules?)?\b|таблет\p{L}*|таб(?:\P{L}|$)|капсул\p{L}*|капс(?:\P{L}|$)|片|粒|vien\b)`)
+
+// countOf reads a count as "2", "2.5", "1/2", "½" or "1 ½".
+func countOf(s string) float64 {
+	s = strings.ReplaceAll(strings.TrimSpace(s), ",", ".")
+	if a, b, ok := strings.Cut(s, "/"); ok {
+		x, _ := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		y, _ := strconv.ParseFloat(strings.TrimSpace(b), 64)
+		if y == 0 {
+			return 0
+		}
+		return x / y
+	}
+	var n float64
+	for frac, v := range map[string]float64{"½": 0.5, "¼": 0.25, "¾": 0.75} {
+		if rest, ok := strings.CutSuffix(s, frac); ok {
+			s, n = strings.TrimSpace(rest), v
+		}
+	}
+	if s == "" {
+		return n
+	}
+	whole, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		return 0
 	}
+	return whole + n
+}
+
+// doseMg is a dose as written in mg: in mg, in g, in mL of a liquid of known strength, or a
+// count of tablets or capsules of known strength; false when it cannot be told.
+func doseMg(written string, med *catalogue.Medicine) (float64, bool) {
+	folded := textsearch.Fold(written)
+	var st catalogue.Strength
+	known := false
+	if med != nil {
+		st, known = catalogue.ReadStrength(med.Strength)
+	}
+	if m := doseCount.FindStringSubmatch(folded); m != nil {
+		n := countOf(m[2])
+		if !known || st.PerML != 0 || n <= 0 {
+			return 0, false
+		}
+		return n * st.Mg, true
+	}
+	m := doseAmount.FindStringSubmatch(folded)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(strings.Replace(m[1], ",", ".", 1), 64)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
 	switch m[2] {
 	case "mg", "мг", "毫克":
-		return n
+		return n, true
 	case "g", "г", "克":
-		return n * 1000
+		return n * 1000, true
 	}
-	if med == nil {
-		return 0
+	if !known || st.PerML == 0 {
+		return 0, false
 	}
-	st, ok := catalogue.ReadStrength(med.Strength)
-	if !ok || st.PerML == 0 {
-		return 0
-	}
-	return n * st.Mg / st.PerML
+	return n * st.Mg / st.PerML, true
 }
 
 // dosesPerDay is how many doses a day a line's frequency says (as the supply reads it,

@@ -143,7 +143,12 @@ func TestDosesByWeight(t *testing.T) {
 		stale, _ := s.child(t, db, "Bình", twoYears, 12, 45)
 		unweighed, _ := s.child(t, db, "Chi", twoYears, 0, 0)
 		newborn, _ := s.child(t, db, "Dũng", today.AddDate(0, 0, -28), 4.2, 0)
+		infant, _ := s.child(t, db, "Giang", today.AddDate(0, -3, -5), 0, 0)
 		syrup := s.strengthID(t, "paracetamol", "120 mg/5 mL")
+		paraTab := s.strengthID(t, "paracetamol", "500 mg")
+		ibuTab := s.strengthID(t, "ibuprofen", "400 mg")
+		predTab := s.strengthID(t, "prednisolone", "5 mg")
+		amoxCap := s.strengthID(t, "amoxicillin", "500 mg")
 		ibuSyrup := s.strengthID(t, "ibuprofen", "100 mg/5 mL")
 		line := func(id int64, dose, freq string, byWeight map[string]any) map[string]any {
 			it := map[string]any{"medicine_id": id, "medicine": "syrup", "dose": dose, "route": "oral", "frequency": freq, "duration": "3 days", "quantity": "100"}
@@ -167,7 +172,30 @@ func TestDosesByWeight(t *testing.T) {
 			{"a plain dose in mL is read through the syrup's strength: 12.5 mL is 300 mg", toddler, line(syrup, "12.5 mL", "3 times a day", nil), []string{"dose_above_max"}},
 			{"a plain dose within the table needs nothing", toddler, line(syrup, "5 mL", "3 times a day", nil), []string{}},
 			{"a weight 45 days old, for a dose by weight, is stale", stale, line(syrup, "7.5 mL", "4 times a day", perKg(15, 180, 4)), []string{"weight_stale"}},
-			{"a plain dose is not checked against a stale weight", stale, line(syrup, "12.5 mL", "3 times a day", nil), []string{}},
+			{"a plain dose with a stale weight: the weight is stale (300 mg is within the 1 g of any weight)", stale, line(syrup, "12.5 mL", "3 times a day", nil), []string{"weight_stale"}},
+			{"a plain dose with a stale weight is still checked against the most of any weight", stale, line(syrup, "50 mL", "3 times a day", nil), []string{"dose_above_max", "weight_stale"}},
+			// A dose written as a count of tablets or capsules: the count times the strength.
+			{"2 tablets of paracetamol 500 mg is 1000 mg", toddler, line(paraTab, "2 tablets", "4 times a day", nil), []string{"dose_above_max"}},
+			{"1 tablet of ibuprofen 400 mg three times a day is 400 mg", toddler, line(ibuTab, "1 tablet", "3 times a day", nil), []string{"dose_above_max"}},
+			{"8 tablets of prednisolone 5 mg is 40 mg", toddler, line(predTab, "8 tablets", "once a day", nil), []string{"dose_above_max"}},
+			{"1 capsule of amoxicillin 500 mg three times a day is 1500 mg a day (the most a dose, for pneumonia, 540 mg)", toddler, line(amoxCap, "1 capsule", "3 times a day", nil), []string{"dose_above_daily_max"}},
+			{"½ tablet of paracetamol 500 mg is 250 mg", toddler, line(paraTab, "½ tablet", "3 times a day", nil), []string{"dose_above_max"}},
+			{"1/2 tablet of paracetamol 500 mg is 250 mg", toddler, line(paraTab, "1/2 tablet", "3 times a day", nil), []string{"dose_above_max"}},
+			{"«2 таб.» in Russian is read as 2 tablets", toddler, line(paraTab, "2 таб.", "4 раза в день", nil), []string{"dose_above_max"}},
+			{"2 tablets of prednisolone 5 mg is 10 mg, within the table", toddler, line(predTab, "2 tablets", "once a day", nil), []string{}},
+			{"a dose without a unit cannot be read", toddler, line(paraTab, "300", "3 times a day", nil), []string{"dose_unreadable"}},
+			{"a decimal without a unit cannot be read", toddler, line(syrup, "12.5", "3 times a day", nil), []string{"dose_unreadable"}},
+			{"words cannot be read", toddler, line(syrup, "a little", "3 times a day", nil), []string{"dose_unreadable"}},
+			// A dose written per kg is in mg for the latest weight.
+			{"15 mg/kg (an order set's words) for 12 kg is 180 mg: within the table", toddler, line(syrup, "15 mg/kg (max 1000 mg)", "4 times a day", nil), []string{}},
+			{"25 mg/kg for 12 kg is 300 mg: above the most a dose holds", toddler, line(syrup, "25 mg/kg", "4 times a day", nil), []string{"dose_above_max"}},
+			{"mg/kg for a child never weighed: the weight is missing", unweighed, line(syrup, "15 mg/kg", "4 times a day", nil), []string{"weight_missing"}},
+			// What prints is checked, not the box's numbers.
+			{"12.5 mL printed, the box saying 180 mg: 300 mg is above the most, and the two disagree", toddler, line(syrup, "12.5 mL", "4 times a day", perKg(15, 180, 4)), []string{"dose_above_max", "dose_mismatch"}},
+			{"every 4 hours printed, the box saying 4 a day: six doses a day, and the two disagree", toddler, line(syrup, "7.5 mL", "every 4 hours", perKg(15, 180, 4)), []string{"dose_above_daily_max", "dose_mismatch"}},
+			// A child's plain dose with no weight: the weight is missing, the most of any weight still holds.
+			{"a plain dose for a child never weighed: weight missing", unweighed, line(syrup, "5 mL", "3 times a day", nil), []string{"weight_missing"}},
+			{"2000 mg of paracetamol for a 3-month-old never weighed: above the 1 g of any weight", infant, line(paraTab, "4 tablets", "once a day", nil), []string{"dose_above_max", "weight_missing"}},
 			{"a dose by weight without any weight recorded", unweighed, line(syrup, "7.5 mL", "4 times a day", perKg(15, 180, 4)), []string{"weight_missing"}},
 			{"a 4-week-old on ibuprofen: under 3 months and 5 kg", newborn, line(ibuSyrup, "2 mL", "3 times a day", nil), []string{"dose_under_min_age", "dose_under_min_weight"}},
 			{"an adult needs no weight", s.patientID, line(syrup, "20 mL", "4 times a day", nil), []string{}},

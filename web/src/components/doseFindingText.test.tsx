@@ -16,6 +16,9 @@ const findings: Finding[] = [
   { ...base, key: 'dose:weight:5', kind: 'dose_under_min_weight', dosing: { weight_kg: 4.2, min_weight_kg: 5 } },
   { ...base, key: 'weight:missing', kind: 'weight_missing', dosing: { limit_days: 30 } },
   { ...base, key: 'weight:stale:2026-10-17', kind: 'weight_stale', dosing: { weight_kg: 12, weight_on: '2026-10-17', weight_age_days: 45, limit_days: 30 } },
+  { ...base, key: 'dose:max:2000:0', kind: 'dose_above_max', dosing: { dose_mg: 2000, max_dose_mg: 1000 } },
+  { ...base, key: 'dose:unreadable:300', kind: 'dose_unreadable', dosing: {} },
+  { ...base, key: 'dose:mismatch:300:180:4:4', kind: 'dose_mismatch', dosing: { dose_mg: 300, box_dose_mg: 180, doses_per_day: 4, box_doses_per_day: 4 } },
 ] as Finding[]
 
 describe('dose findings', () => {
@@ -30,6 +33,9 @@ describe('dose findings', () => {
     expect(items[3]).toContain('The child (4.2 kg) is lighter than this medicine is for (from 5 kg).')
     expect(items[4]).toContain('no weight is recorded')
     expect(items[5]).toContain('a weight 45 days old (12 kg on 2026-10-17), older than 30 days')
+    expect(items[6]).toContain('The dose (2\u202f000 mg) is above the most one dose may hold at any weight (1\u202f000 mg).')
+    expect(items[7]).toContain('The dose cannot be read in mg')
+    expect(items[8]).toContain('The dose by weight (180 mg, 4 a day) is not what the prescription prints (300 mg, 4 a day)')
     expect(await axeViolations(container)).toEqual([])
   })
 })

@@ -3432,11 +3432,17 @@ export type components = {
       updated_at?: string;
       version?: number;
     };
-    /** @description The numbers of a dose-by-weight finding (absent when not known). */
+    /** @description The numbers of a dose-by-weight finding (absent when not known). weight_kg absent (0) on a dose above the most: the most of any weight (no weight, or a stale one with a plain dose). */
     DoseFacts: {
       age_months?: number;
+      /** @description dose_mismatch: the dose by weight's dose in mg (dose_mg is the printed dose's) */
+      box_dose_mg?: number;
+      /** @description dose_mismatch: the dose by weight's doses a day */
+      box_doses_per_day?: number;
       day_mg?: number;
       dose_mg?: number;
+      /** @description dose_mismatch: the doses a day the frequency says */
+      doses_per_day?: number;
       indication?: string;
       limit_days?: number;
       max_day_mg?: number;
@@ -4957,10 +4963,10 @@ export type components = {
       kept?: components["schemas"]["KeptPair"];
       key: string;
       /**
-       * @description dose_above_max, dose_above_daily_max: a child's dose above the most a dose or a day may hold for the latest weight (dosing says the numbers; source the table's). dose_under_min_age, dose_under_min_weight: younger or lighter than the dose table is for. weight_missing, weight_stale: a dose by weight with no recorded weight, or one older than the clinic's limit (30 days). reliever_overuse: an inhaled short-acting reliever (salbutamol, terbutaline, fenoterol…; not one with an inhaled corticosteroid) that makes count canisters issued in the 12 months, 3 or more: a caution to review the treatment (tier low, no reason needed), more urgent from 12. reliever_oral: a short-acting beta-agonist by mouth, with the inhaled one advised (tier low). duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
+       * @description dose_above_max, dose_above_daily_max: a child's dose as printed (mg, g, mL of a liquid of known strength, or a count of tablets or capsules times their strength), at the frequency as written, above the most a dose or a day may hold for the latest weight, or without a recent weight above the most of any weight (dosing says the numbers; source the table's). dose_under_min_age, dose_under_min_weight: younger or lighter than the dose table is for. weight_missing, weight_stale: a child's line of a medicine in the dose table (or any line dosed by weight) with no recorded weight, or one older than the clinic's limit (its children's-care setting). dose_unreadable: a child's dose of a medicine in the dose table that cannot be read in mg ("300", "a little"). dose_mismatch: the line's dose by weight (by_weight.dose_mg, doses_per_day) disagrees with the printed dose or frequency. reliever_overuse: an inhaled short-acting reliever (salbutamol, terbutaline, fenoterol…; not one with an inhaled corticosteroid) that makes count canisters issued in the 12 months, 3 or more: a caution to review the treatment (tier low, no reason needed), more urgent from 12. reliever_oral: a short-acting beta-agonist by mouth, with the inhaled one advised (tier low). duplicate_taken: the same substance or class as a medicine recorded as taken (from elsewhere or over the counter). allergies_unrecorded: nobody has recorded whether the patient has allergies (on the first line, key allergy:not-recorded). allergy_unspecified: an allergy to a vague group (antibiotics, painkillers) to clarify.
        * @enum {string}
        */
-      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded" | "reliever_overuse" | "reliever_oral" | "dose_above_max" | "dose_above_daily_max" | "dose_under_min_age" | "dose_under_min_weight" | "weight_missing" | "weight_stale";
+      kind: "allergy" | "allergy_class" | "cross_sensitivity" | "allergy_unspecified" | "duplicate" | "duplicate_recent" | "duplicate_taken" | "interaction" | "allergies_unrecorded" | "reliever_overuse" | "reliever_oral" | "dose_above_max" | "dose_above_daily_max" | "dose_under_min_age" | "dose_under_min_weight" | "weight_missing" | "weight_stale" | "dose_unreadable" | "dose_mismatch";
       /** @description The line (0-based). */
       line: number;
       /** @description An interaction's mechanism, in English (reference). */

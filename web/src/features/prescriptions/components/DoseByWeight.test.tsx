@@ -50,6 +50,8 @@ describe('DoseByWeight', () => {
     expect(panel.textContent).toContain('Most for 12.4 kg: 186 mg a dose, 744 mg a day')
     expect(panel.textContent).toContain('Source: NPS MedicineWise')
     expect((screen.getByLabelText('Dose') as HTMLInputElement).value).toBe('7.7 mL')
+    // the doses a day fill the frequency, as the check reads what prints
+    expect((screen.getByLabelText('Frequency') as HTMLInputElement).value).toBe('4 times a day')
     fireEvent.input(within(panel).getByLabelText('Dose, mg/kg'), { target: { value: '10' } })
     expect((screen.getByLabelText('Dose') as HTMLInputElement).value).toBe('5.2 mL')
     // the check runs again on the numbers by weight
@@ -58,12 +60,44 @@ describe('DoseByWeight', () => {
     fireEvent.input(within(panel).getByLabelText('Dose, mg/kg'), { target: { value: '25' } })
     expect(panel.textContent).toContain('Above the most one dose may hold for this weight (186 mg)')
     fireEvent.change(within(panel).getByLabelText('Doses a day'), { target: { value: '3' } })
+    expect((screen.getByLabelText('Frequency') as HTMLInputElement).value).toBe('3 times a day')
     expect(await axeViolations(container)).toEqual([])
     // unticked: the numbers go, the dose stays as written; the box keeps the keyboard's focus
     expect(screen.getByRole('checkbox', { name: 'Dose by weight' })).toBe(box)
     fireEvent.click(box)
     expect(screen.queryByRole('region', { name: 'Dose by weight, medicine 1' })).toBeNull()
     expect((screen.getByLabelText('Dose') as HTMLInputElement).value).toBe('13 mL')
+  })
+
+  it('drops the numbers by weight when the dose is typed by hand, so a stale box is never sent', async () => {
+    const { box, sent } = await open(answer(weighed))
+    fireEvent.click(box)
+    await screen.findByRole('region', { name: 'Dose by weight, medicine 1' })
+    expect((screen.getByLabelText('Dose') as HTMLInputElement).value).toBe('7.7 mL')
+    fireEvent.input(screen.getByLabelText('Dose'), { target: { value: '12.5 mL' } })
+    expect((screen.getByLabelText('Dose') as HTMLInputElement).value).toBe('12.5 mL')
+    expect(screen.queryByRole('region', { name: 'Dose by weight, medicine 1' })).toBeNull()
+    expect((screen.getByRole('checkbox', { name: 'Dose by weight' }) as HTMLInputElement).checked).toBe(false)
+    // the check now goes with the dose typed, without the numbers by weight
+    await waitFor(() => expect(JSON.stringify(sent[sent.length - 1].body)).toContain('"dose":"12.5 mL"'))
+    expect(JSON.stringify(sent[sent.length - 1].body)).not.toContain('by_weight')
+  })
+
+  it('checks a dose as it is typed, once the typing pauses, and shows the findings before saving', async () => {
+    const over = {
+      ...answer(weighed),
+      findings: [{ line: 0, key: 'dose:max:300:12.4', kind: 'dose_above_max', tier: 'high', blocking: false, requires_reason: true, overridden: false, source: 'NPS', dosing: { dose_mg: 300, weight_kg: 12.4, max_dose_mg: 186 } }],
+    }
+    const { sent } = await open((req: { body: { items: { dose?: string }[] } }) => (req.body.items[0].dose === '12.5 mL' ? over : answer(weighed)))
+    const before = sent.length
+    fireEvent.input(screen.getByLabelText('Dose'), { target: { value: '12' } })
+    fireEvent.input(screen.getByLabelText('Dose'), { target: { value: '12.5 mL' } })
+    fireEvent.input(screen.getByLabelText('Frequency'), { target: { value: '3 times a day' } })
+    expect(await screen.findByText('The dose (300 mg) is above the most one dose may hold for 12.4 kg (186 mg).')).toBeTruthy()
+    // the typing sent once, when it paused: the dose and the frequency as written
+    const typed = sent.slice(before).map((r) => JSON.stringify(r.body))
+    expect(typed.some((b) => b.includes('"dose":"12"'))).toBe(false)
+    expect(typed.at(-1)).toContain('"dose":"12.5 mL","frequency":"3 times a day"')
   })
 
   it('says when the weight is too old or missing', async () => {
@@ -102,6 +136,7 @@ describe('DoseByWeight', () => {
     expect(within(panel).getByTestId('dose-by-weight').textContent).toContain('Разовая доза 184,8 мг = 7,7 мл.')
     expect(store.get().lines[0].item.dose).toBe('7,7 мл')
     expect(store.get().lines[0].item.by_weight).toMatchObject({ mg_per_kg: 15, dose_mg: 184.8, doses_per_day: 4 })
+    expect(store.get().lines[0].item.frequency).toBe('4 раза в день')
     fireEvent.input(within(panel).getByLabelText('Доза, мг/кг'), { target: { value: '12,5' } })
     // 12.5 × 12.4 = 155 mg = 6.46 mL → 6.5 mL
     expect(store.get().lines[0].item.dose).toBe('6,5 мл')

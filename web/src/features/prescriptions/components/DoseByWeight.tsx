@@ -2,7 +2,8 @@
 // prescriber ticks "Dose by weight", sees the child's latest weight and its day, chooses mg/kg
 // (the table's usual pre-filled) and doses a day, and reads the dose in mg — for a liquid the mL
 // to give — with the most a dose and a day may hold and the table's source. The dose fills the
-// line's dose field; the line keeps the numbers (by_weight) for the safety check.
+// line's dose field and the doses a day its frequency; the line keeps the numbers (by_weight)
+// for the safety check, which checks what prints and says when the two disagree.
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { echoNumber, readNumber, writeNumber } from '../../../lib/number'
@@ -38,13 +39,18 @@ export function DoseByWeight({ store, lineKey, index, dosing }: { store: EditorS
   const kg = weight?.kg ?? 0
   const n = (v: number) => echoNumber(v, lang)
 
-  /** Sets the line's numbers and, with a weight, the dose they make in its dose field. */
+  /**
+   * Sets the line's numbers, the frequency they make in its frequency field and, with a
+   * weight, the dose in its dose field (the check reads what prints; a dose typed by hand
+   * afterwards drops the numbers, PrescriptionLine).
+   */
   const apply = (next: ByWeight) => {
     const r = rows.find((x) => x.indication === next.indication) ?? rows[0]
-    if (!kg) return store.update(lineKey, { by_weight: { ...next, dose_mg: 0 } })
+    const frequency = t('rx.weight.timesADay', { count: next.doses_per_day || r.doses_per_day })
+    if (!kg) return store.update(lineKey, { by_weight: { ...next, dose_mg: 0 }, frequency })
     const d = doseFor(r, next.mg_per_kg, kg, doses.strength)
     const dose = d.ml !== undefined ? `${writeNumber(d.ml, lang)} ${t('rx.weight.unit.ml')}` : `${writeNumber(d.mg, lang)} ${t('rx.weight.unit.mg')}`
-    store.update(lineKey, { by_weight: { ...next, dose_mg: d.mg }, dose })
+    store.update(lineKey, { by_weight: { ...next, dose_mg: d.mg }, dose, frequency })
   }
   const start = (r = row) => apply({ mg_per_kg: r.mg_per_kg, doses_per_day: r.doses_per_day, indication: rows.length > 1 ? r.indication : '', dose_mg: 0, weight_kg: 0, weight_on: '' })
 

@@ -46,9 +46,14 @@ export function PrescriptionEditor({ rx, appointmentId, patientId, initialItems,
   const keys = useSelected(store, (s) => s.lines.map((l) => l.key), sameList)
   // The server checks the lines against the patient's allergies and recent prescriptions as
   // they are written; each finding needs a reason on its line before the server saves it.
-  // Only the medicines and whether a reason is written: typing a dose or a frequency re-renders
-  // no more than its own field, never the whole editor.
-  const watched = useSelected(store, (s) => s.lines.map((l) => ({ medicine_id: l.item.medicine_id ?? null, medicine: l.item.medicine ?? '', reason: !!l.item.override_reason, by_weight: l.item.by_weight })), sameWatched)
+  // The medicines, whether a reason is written, and the dose and frequency as they print (a
+  // child's dose is checked against the dose table as it is typed; the check waits for the
+  // typing to pause, usePrescriptionCheck).
+  const watched = useSelected(
+    store,
+    (s) => s.lines.map((l) => ({ medicine_id: l.item.medicine_id ?? null, medicine: l.item.medicine ?? '', reason: !!l.item.override_reason, by_weight: l.item.by_weight, dose: l.item.dose ?? '', frequency: l.item.frequency ?? '' })),
+    sameWatched,
+  )
   const owner = rx ? { prescriptionId: rx.id, patientId: rx.kind === 'blank' ? (patientId ?? null) : undefined } : { appointmentId, patientId: appointmentId ? undefined : (patientId ?? null) }
   const check = usePrescriptionCheck(owner, watched)
   const findings = check.data?.findings ?? []
@@ -171,11 +176,11 @@ function Notes({ store }: { store: EditorStore }) {
   )
 }
 
-type Watched = { medicine_id: number | null; medicine: string; reason: boolean; by_weight?: Item['by_weight'] }
+type Watched = { medicine_id: number | null; medicine: string; reason: boolean; by_weight?: Item['by_weight']; dose: string; frequency: string }
 
 /** Whether the check's inputs are the same (and no line's reason came or went; a dose by weight is the same object until it changes). */
 const sameWatched = (a: Watched[], b: Watched[]) =>
-  a.length === b.length && a.every((x, i) => x.medicine_id === b[i].medicine_id && x.medicine === b[i].medicine && x.reason === b[i].reason && x.by_weight === b[i].by_weight)
+  a.length === b.length && a.every((x, i) => x.medicine_id === b[i].medicine_id && x.medicine === b[i].medicine && x.reason === b[i].reason && x.by_weight === b[i].by_weight && x.dose === b[i].dose && x.frequency === b[i].frequency)
 
 /** Lines with their quantities as lang writes numbers (the record keeps 1.5; Russian types 1,5). */
 function typedAsWritten(items: Item[], lang: string): Item[] {

@@ -47,7 +47,15 @@ export const PrescriptionLine = memo(function PrescriptionLine({ store, lineKey,
   const set = (part: Partial<Item>) => store.update(lineKey, part)
   const text = (name: 'dose' | 'frequency' | 'duration' | 'unit' | 'instructions', placeholder?: string) => (
     <LineField store={store} lineKey={lineKey} name={name} label={t(`rx.fields.${name}`)} className={name === 'instructions' ? styles.lastField : undefined}>
-      {(value, c) => <Input {...c} value={value ?? ''} placeholder={placeholder} onChange={(e) => set({ [name]: e.target.value })} />}
+      {(value, c) => (
+        <Input
+          {...c}
+          value={value ?? ''}
+          placeholder={placeholder}
+          // A dose typed by hand is no longer the dose by weight's: its numbers go, so a stale box is never sent.
+          onChange={(e) => set(name === 'dose' && item()?.by_weight ? { dose: e.target.value, by_weight: undefined } : { [name]: e.target.value })}
+        />
+      )}
     </LineField>
   )
   return (
