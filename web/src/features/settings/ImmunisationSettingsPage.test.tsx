@@ -17,7 +17,7 @@ const catalogue: VaccineCatalogue = {
   schedules: [
     { key: 'vn_epi', name: VN, country: 'vn', source: 'Bộ Y tế, Thông tư 10/2024/TT-BYT' },
     { key: 'ru_nc', name: RU, country: 'ru', source: 'Приказ Минздрава России № 1122н' },
-    { key: 'who', name: WHO, country: '', source: 'WHO position papers, summary table' },
+    { key: 'who', name: WHO, country: '', source: `WHO recommendations for routine immunization – summary tables (2025); ${'the notes of the schedule, '.repeat(6)}ADR 49` },
   ],
   vaccines: [
     { key: 'bcg', cvx: '19', name: 'BCG vaccine', brands: { vn: ['BCG (IVAC)'] } },
@@ -43,6 +43,13 @@ describe('ImmunisationSettingsPage', () => {
     expect(within(screen.getByTestId('schedule-vn_epi')).getByText('Bộ Y tế, Thông tư 10/2024/TT-BYT')).toBeTruthy()
     expect(within(screen.getByTestId('schedule-vn_epi')).getByText('Vietnam')).toBeTruthy()
     expect(within(screen.getByTestId('schedule-who')).getByText('International')).toBeTruthy()
+    // A long source folds to two lines, and opens by its button.
+    const more = within(screen.getByTestId('schedule-who')).getByRole('button', { name: 'Show the whole source' })
+    expect(more.getAttribute('aria-expanded')).toBe('false')
+    fireEvent.click(more)
+    expect(within(screen.getByTestId('schedule-who')).getByRole('button', { name: 'Show less' }).getAttribute('aria-expanded')).toBe('true')
+    expect(within(screen.getByTestId('schedule-vn_epi')).queryByRole('button', { name: 'Show the whole source' })).toBeNull()
+    expect(screen.getByRole('group', { name: 'Schedules the clinic follows, in order' }).getAttribute('aria-describedby')).toContain('immunisation-order-rule')
     expect(screen.getByText(/the first schedule that has it decides the doses/)).toBeTruthy()
     expect(screen.getByText('BCG vaccine · CVX 19')).toBeTruthy()
     expect((screen.getByRole('spinbutton', { name: 'Days before the due date' }) as HTMLInputElement).value).toBe('7')

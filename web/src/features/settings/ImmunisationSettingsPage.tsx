@@ -74,13 +74,13 @@ export default function ImmunisationSettingsPage() {
       {conflict && <Alert type="warning" showIcon role="alert" style={{ marginBottom: 16 }} data-testid="immunisation-settings-conflict" title={conflict} />}
       <Form<Values> form={form} layout="vertical" onFinish={(v) => void save(v)}>
         <Typography.Title level={5}>{t('immunisationSettings.schedulesTitle')}</Typography.Title>
+        <Typography.Paragraph id="immunisation-order-rule">{t('immunisationSettings.orderRule')}</Typography.Paragraph>
         <Form.Item
           name="schedules"
           label={<span id="immunisation-schedules-label">{t('immunisationSettings.schedules')}</span>}
-          extra={t('immunisationSettings.orderRule')}
           rules={[{ validator: (_, v: string[] | undefined) => (v?.length ? Promise.resolve() : Promise.reject(new Error(t('immunisationSettings.scheduleRequired')))) }]}
         >
-          <ScheduleOrder schedules={catalogue.data.schedules} aria-labelledby="immunisation-schedules-label" />
+          <ScheduleOrder schedules={catalogue.data.schedules} aria-labelledby="immunisation-schedules-label" describedBy="immunisation-order-rule" />
         </Form.Item>
 
         <Typography.Title level={5}>{t('immunisationSettings.stockTitle')}</Typography.Title>

@@ -17,6 +17,8 @@ interface Props {
   value?: string[]
   onChange?: (value: string[]) => void
   id?: string
+  /** The id of the text that says what the order means. */
+  describedBy?: string
   'aria-labelledby'?: string
   'aria-describedby'?: string
 }
@@ -31,7 +33,28 @@ function countryName(code: string, language: string): string {
   }
 }
 
-export function ScheduleOrder({ schedules, value = [], onChange, id, ...aria }: Props) {
+/** A source longer than about two lines, folded to two with a button to read it all. */
+const LONG_SOURCE = 140
+
+function Source({ text }: { text: string }) {
+  const { t } = useTranslation()
+  const [open, setOpen] = useState(false)
+  const long = text.length > LONG_SOURCE
+  return (
+    <>
+      <Typography.Text type="secondary" className={long && !open ? styles.folded : undefined}>
+        {text}
+      </Typography.Text>
+      {long && (
+        <Button type="link" size="small" className={styles.more} aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? t('immunisationSettings.sourceLess') : t('immunisationSettings.sourceMore')}
+        </Button>
+      )}
+    </>
+  )
+}
+
+export function ScheduleOrder({ schedules, value = [], onChange, id, describedBy, ...aria }: Props) {
   const { t, i18n } = useTranslation()
   const buttons = useRef(new Map<string, HTMLButtonElement | null>())
   // The button to focus once the moved order is drawn.
@@ -64,7 +87,7 @@ export function ScheduleOrder({ schedules, value = [], onChange, id, ...aria }: 
   const toggle = (key: string, on: boolean) => onChange?.(on ? [...value, key] : value.filter((k) => k !== key))
 
   return (
-    <div id={id} role="group" {...aria}>
+    <div id={id} role="group" {...aria} aria-describedby={[describedBy, aria['aria-describedby']].filter(Boolean).join(' ') || undefined}>
       <ol className={styles.list}>
         {rows.map((s) => {
           const at = value.indexOf(s.key)
@@ -83,7 +106,7 @@ export function ScheduleOrder({ schedules, value = [], onChange, id, ...aria }: 
                 </Checkbox>
                 <div className={styles.help}>
                   <Tag>{country || t('immunisationSettings.international')}</Tag>
-                  {s.source && <Typography.Text type="secondary">{s.source}</Typography.Text>}
+                  {s.source && <Source text={s.source} />}
                 </div>
               </div>
               {chosen && (
