@@ -22,6 +22,7 @@ const catalogue: VaccineCatalogue = {
   vaccines: [
     { key: 'bcg', cvx: '19', name: 'BCG vaccine', brands: { vn: ['BCG (IVAC)'] } },
     { key: 'hepb_paed', cvx: '08', name: 'Hepatitis B vaccine (paediatric)' },
+    { key: 'bubo_kok', cvx: '', name: 'Bubo-Kok (DTP-HepB)' },
   ],
 }
 
@@ -78,12 +79,17 @@ describe('ImmunisationSettingsPage', () => {
     expect(screen.getByText(`${VN} is now number 1.`)).toBeTruthy()
     fireEvent.input(screen.getByRole('spinbutton', { name: "How long a child's weight stays current" }), { target: { value: '45' } })
     fireEvent.click(screen.getByRole('checkbox', { name: 'E-mail' }))
+    // A stocked vaccine found by its CVX code.
+    const stock = screen.getByRole('combobox', { name: 'Vaccines the clinic stocks' })
+    fireEvent.mouseDown(stock)
+    fireEvent.input(stock, { target: { value: 'cvx 08' } })
+    fireEvent.click(await screen.findByText('Hepatitis B vaccine (paediatric) · CVX 08'))
     fireEvent.click(screen.getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(view.sent.length).toBe(1))
     expect(view.sent[0]).toMatchObject({ method: 'PUT', path: '/immunisation/settings' })
     expect(view.sent[0].body).toEqual({
       schedules: ['vn_epi', 'who'],
-      stocked: ['bcg'],
+      stocked: ['bcg', 'hepb_paed'],
       reminders: { on: true, days_before: 7, channels: ['sms', 'email'] },
       weight_max_age_days: 45,
       version: 3,

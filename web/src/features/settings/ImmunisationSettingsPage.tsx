@@ -12,7 +12,7 @@ type Values = Omit<ImmunisationSettings, 'version'>
 const CHANNELS = ['sms', 'email'] as const
 
 /** What a search over the vaccines reads: the name, the CVX code, the key and the brands. */
-const searchText = (v: CatalogueVaccine) => [v.name, `CVX ${v.cvx}`, v.key, ...Object.values(v.brands ?? {}).flat()].join(' ').toLocaleLowerCase()
+const searchText = (v: CatalogueVaccine) => [v.name, v.cvx && `CVX ${v.cvx}`, v.key, ...Object.values(v.brands ?? {}).flat()].join(' ').toLocaleLowerCase()
 
 /**
  * Administrator → Immunisations: the schedules the clinic follows and in which order (the first
@@ -36,7 +36,7 @@ export default function ImmunisationSettingsPage() {
     () =>
       [...(catalogue.data?.vaccines ?? [])]
         .sort((a, b) => a.name.localeCompare(b.name, i18n.language))
-        .map((v) => ({ value: v.key, label: t('immunisationSettings.vaccineOption', { name: v.name, cvx: v.cvx }), search: searchText(v) })),
+        .map((v) => ({ value: v.key, label: v.cvx ? t('immunisationSettings.vaccineOption', { name: v.name, cvx: v.cvx }) : v.name, search: searchText(v) })),
     [catalogue.data, i18n.language, t],
   )
   if (settings.isError || catalogue.isError) return <Alert type="error" showIcon title={t('immunisationSettings.loadFailed')} />
@@ -91,6 +91,8 @@ export default function ImmunisationSettingsPage() {
             allowClear
             options={vaccines}
             filterOption={(input, option) => (option?.search ?? '').includes(input.trim().toLocaleLowerCase())}
+            // A long name wraps on a narrow screen rather than losing its CVX code.
+            optionRender={(option) => <div style={{ whiteSpace: 'normal' }}>{option.label}</div>}
             placeholder={t('immunisationSettings.stockedPlaceholder')}
             notFoundContent={t('immunisationSettings.noVaccine')}
           />
