@@ -55,6 +55,7 @@ export const SCREENS: { route: string; path: (f: Fixture) => string }[] = [
   { route: '/administrator/patient-messages', path: () => '/administrator/patient-messages' },
   { route: '/administrator/patient-release', path: () => '/administrator/patient-release' },
   { route: '/administrator/online-booking', path: () => '/administrator/online-booking' },
+  { route: '/administrator/immunisations', path: () => '/administrator/immunisations' },
   { route: '/administrator/clinic', path: () => '/administrator/clinic' },
   { route: '/administrator/backups', path: () => '/administrator/backups' },
   { route: '/administrator/api-access', path: () => '/administrator/api-access' },

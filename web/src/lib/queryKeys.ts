@@ -29,3 +29,5 @@ export const snippetsKey = ['snippets'] as const
 export const favouritesKey = ['favourites'] as const
 export const apiTokensKey = ['api-tokens'] as const
 export const patientMessagesKey = ['patient-messages'] as const
+/** The vaccine catalogue (its names by language, and the clinic's schedules and stocked vaccines). */
+export const immunisationCatalogueKey = ['immunisation-catalogue'] as const

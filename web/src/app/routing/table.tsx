@@ -52,6 +52,7 @@ const ImmunisationDue = page(() => import('../../features/immunisations/due/DueL
 const PatientMessageSettings = page(() => import('../../features/messages/MessageSettingsPage'))
 const PatientReleaseSettings = page(() => import('../../features/release/ReleaseSettingsPage'))
 const OnlineBookingSettings = page(() => import('../../features/booking/BookingSettingsPage'))
+const ImmunisationSettings = page(() => import('../../features/settings/ImmunisationSettingsPage'))
 const Backups = page(() => import('../../features/settings/BackupsPage'))
 const Users = page(() => import('../../features/administration/UsersPage'))
 const ApiAccess = page(() => import('../../features/administration/ApiAccessPage'))
@@ -238,6 +239,7 @@ export const asyncRoutes: AppRoute[] = [
       { path: 'patient-messages', name: 'PatientMessageSettings', component: PatientMessageSettings, meta: { title: 'patientMessageSettings', permissions: ['manage settings'] } },
       { path: 'patient-release', name: 'PatientReleaseSettings', component: PatientReleaseSettings, meta: { title: 'patientReleaseSettings', permissions: ['manage settings'] } },
       { path: 'online-booking', name: 'OnlineBookingSettings', component: OnlineBookingSettings, meta: { title: 'onlineBooking', permissions: ['manage settings'] } },
+      { path: 'immunisations', name: 'ImmunisationSettings', component: ImmunisationSettings, meta: { title: 'immunisationSettings', permissions: ['manage settings'] } },
       { path: 'backups', name: 'Backups', component: Backups, meta: { title: 'backups', permissions: ['manage settings'] } },
       { path: 'api-access', name: 'ApiAccess', component: ApiAccess, meta: { title: 'apiAccess', permissions: ['manage user'] } },
       { path: 'import-patients', name: 'ImportPatients', component: ImportPatients, meta: { title: 'importPatients', permissions: ['manage patient'] } },

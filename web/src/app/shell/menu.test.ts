@@ -18,7 +18,7 @@ describe('sidebar menu', () => {
       { 'route.appointments': ['route.appointments', 'route.patientMessages', 'route.immunisationDue'] },
       { 'route.results': ['route.resultsReview', 'route.overdueOrders', 'route.criticalReport'] },
       { 'route.fees': ['route.bills', 'route.ordersToCharge', 'route.cashUp', 'route.feeReports'] },
-      { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.medicineSafety', 'route.resultsCatalogue', 'route.services', 'route.clinic', 'route.patientMessageSettings', 'route.patientReleaseSettings', 'route.onlineBooking', 'route.backups', 'route.apiAccess', 'route.importPatients'] },
+      { 'route.administrator': ['route.users', 'route.rolePermission', 'route.auditLog', 'route.medicines', 'route.medicineSafety', 'route.resultsCatalogue', 'route.services', 'route.clinic', 'route.patientMessageSettings', 'route.patientReleaseSettings', 'route.onlineBooking', 'route.immunisationSettings', 'route.backups', 'route.apiAccess', 'route.importPatients'] },
       { 'route.forms': ['route.blankPrescription', 'route.chartingAids', 'route.documentTemplates'] },
       'route.myProfile',
     ])
