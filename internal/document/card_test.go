@@ -52,8 +52,8 @@ func TestImmunisationCard(t *testing.T) {
 		var first doc
 		for i, c := range []struct{ paper, lang, heading, nextDue string }{
 			{"a6-portrait", "en", "Immunisation card", "1 January 2027"},
-			{"a5-portrait", "ru", "Сертификат о профилактических прививках", "01.01.2027"},
-			{"a6-portrait", "zh", "预防接种证", "2027年1月1日"},
+			{"a5-portrait", "ru", "Выписка о профилактических прививках", "01.01.2027"},
+			{"a6-portrait", "zh", "预防接种记录", "2027年1月1日"},
 			{"a6-portrait", "vi", "Phiếu tiêm chủng", "01/01/2027"},
 		} {
 			d := apitest.Do[doc](t, s.nurse, http.StatusCreated, "POST", path, map[string]any{"paper": c.paper, "language": c.lang})

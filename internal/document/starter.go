@@ -508,7 +508,7 @@ Tái khám: {{visit.follow_up}}
 {{patient.immunisations}}
 
 {{clinic.name}}, {{clinic.phone}}. Issued on {{today}}, no. {{document.number}}.`, nil},
-		{"Сертификат о профилактических прививках (A6)", "immunisation_card", "ru", "a6-portrait", `# Сертификат о профилактических прививках
+		{"Выписка о профилактических прививках (A6)", "immunisation_card", "ru", "a6-portrait", `# Выписка о профилактических прививках
 | Ребёнок | **{{patient.name}}** |
 | Дата рождения | {{patient.birth_date}} |
 | № карты | {{patient.mrn}} |
@@ -517,7 +517,7 @@ Tái khám: {{visit.follow_up}}
 {{patient.immunisations}}
 
 {{clinic.name}}, тел. {{clinic.phone}}. Выдан {{today}}, № {{document.number}}.`, nil},
-		{"Сертификат о профилактических прививках (A5)", "immunisation_card", "ru", "a5-portrait", `# Сертификат о профилактических прививках
+		{"Выписка о профилактических прививках (A5)", "immunisation_card", "ru", "a5-portrait", `# Выписка о профилактических прививках
 | Ребёнок | **{{patient.name}}** |
 | Дата рождения | {{patient.birth_date}} |
 | № карты | {{patient.mrn}} |
@@ -526,7 +526,7 @@ Tái khám: {{visit.follow_up}}
 {{patient.immunisations}}
 
 {{clinic.name}}, тел. {{clinic.phone}}. Выдан {{today}}, № {{document.number}}.`, nil},
-		{"预防接种证 (A6)", "immunisation_card", "zh", "a6-portrait", `# 预防接种证
+		{"预防接种记录 (A6)", "immunisation_card", "zh", "a6-portrait", `# 预防接种记录
 | 儿童 | **{{patient.name}}** |
 | 出生日期 | {{patient.birth_date}} |
 | 病历号 | {{patient.mrn}} |
@@ -535,7 +535,7 @@ Tái khám: {{visit.follow_up}}
 {{patient.immunisations}}
 
 {{clinic.name}}，电话 {{clinic.phone}}。签发日期 {{today}}，编号 {{document.number}}。`, nil},
-		{"预防接种证 (A5)", "immunisation_card", "zh", "a5-portrait", `# 预防接种证
+		{"预防接种记录 (A5)", "immunisation_card", "zh", "a5-portrait", `# 预防接种记录
 | 儿童 | **{{patient.name}}** |
 | 出生日期 | {{patient.birth_date}} |
 | 病历号 | {{patient.mrn}} |

@@ -342,7 +342,7 @@ func TestDueReminders(t *testing.T) {
 			}))
 		}
 		ru := mails["mila.parent@example.test"]
-		if !strings.Contains(ru, "Mila") || !strings.Contains(ru, "прививку") || !strings.Contains(ru, "+7 495 000-00-00") || !strings.Contains(ru, "Sunrise Clinic") {
+		if !strings.Contains(ru, "Mila") || !strings.Contains(ru, "ребёнку (Mila) пора сделать прививки") || !strings.Contains(ru, "+7 495 000-00-00") || !strings.Contains(ru, "Sunrise Clinic") {
 			t.Fatalf("Russian reminder: %s", ru)
 		}
 

@@ -3576,7 +3576,7 @@ export type components = {
     ImmunisationFinding: {
       antigen?: string;
       /** @enum {string} */
-      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today";
+      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today" | "previous_anaphylaxis" | "previous_reaction";
       /** @description In the caller's language. */
       message: string;
       /** @enum {string} */
