@@ -123,6 +123,12 @@ const (
 	ReasonTooClose  = "too_close"
 	ReasonTooLate   = "too_late"
 	ReasonNotNeeded = "not_needed"
+	// ReasonWrongVaccine: the schedule's dose is not given with this product (the row's
+	// counts_with): bOPV for an IPV dose, Td for an infant's DTP dose.
+	ReasonWrongVaccine = "wrong_vaccine"
+	// ReasonProductAge: the product was given outside the ages it may be given at
+	// (vaccines.tsv min_age, max_age).
+	ReasonProductAge = "product_age"
 )
 
 // Forecast reads a child's doses and exclusions against the schedules chosen (in the clinic's
@@ -178,8 +184,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 
 	// The doses of each antigen, in date order.
 	type given struct {
-		id int64
-		on time.Time
+		id      int64
+		on      time.Time
+		vaccine string
 	}
 	sorted := slices.Clone(doses)
 	slices.SortStableFunc(sorted, func(a, b Dose) int {
@@ -200,7 +207,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			if _, ok := plans[a]; !ok && len(byAntigen[a]) == 0 {
 				unplanned = append(unplanned, a)
 			}
-			byAntigen[a] = append(byAntigen[a], given{d.ID, on})
+			byAntigen[a] = append(byAntigen[a], given{d.ID, on, d.Vaccine})
 		}
 	}
 
@@ -279,9 +286,40 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 				skipped++
 			}
 		}
-		for _, g := range gs {
+		gs = slices.Clone(gs)
+		for k := range gs {
+			skipPast(gs[k].on)
+			if i < len(series) {
+				// Doses of one day in the order that lets each count: for this row the first
+				// that counts for it and not for the next row (bOPV before IPV when the next
+				// row is IPV's), else the first that counts for it.
+				r := series[i]
+				pick := -1
+				for j := k; j < len(gs) && gs[j].on.Equal(gs[k].on); j++ {
+					if !r.counts(gs[j].vaccine, birth, gs[j].on) || !c.fits(gs[j].vaccine, birth, gs[j].on, grace) {
+						continue
+					}
+					if pick < 0 {
+						pick = j
+					}
+					if i+1 >= len(series) || !series[i+1].counts(gs[j].vaccine, birth, gs[j].on) {
+						pick = j
+						break
+					}
+				}
+				if pick > k {
+					gs[k], gs[pick] = gs[pick], gs[k]
+				}
+			}
+			g := gs[k]
 			ev := Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, Schedule: p.schedule}
-			skipPast(g.on)
+			if i >= len(series) || c.tooOld(g.vaccine, birth, g.on) {
+				if !c.fits(g.vaccine, birth, g.on, grace) {
+					ev.Reason = ReasonProductAge
+					f.Evaluations = append(f.Evaluations, ev)
+					continue
+				}
+			}
 			if i >= len(series) {
 				// Past the series: a repeating dose (influenza) counts when far enough from
 				// the last; any other is not needed.
@@ -306,6 +344,10 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 				ev.Reason = ReasonTooLate
 			case g.on.Before(r.minAge.after(birth).AddDate(0, 0, -grace)):
 				ev.Reason = ReasonTooEarly
+			case c.tooYoung(g.vaccine, birth, g.on, grace):
+				ev.Reason = ReasonProductAge
+			case !r.counts(g.vaccine, birth, g.on):
+				ev.Reason = ReasonWrongVaccine
 			case hasPrev && g.on.Before(interval(r, counted == 0).after(prev).AddDate(0, 0, -grace)):
 				ev.Reason = ReasonTooClose
 			default:
@@ -361,6 +403,13 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			}
 		}
 		rec.EarliestOn, rec.DueOn, rec.OverdueOn = day(earliest), day(due), day(overdue)
+		// The products for this dose: those that count for its row and that the child is of an
+		// age for on the due day (or today, when later).
+		on := later(due, today)
+		all := rec.Vaccines
+		rec.Vaccines = slices.DeleteFunc(slices.Clone(all), func(v string) bool {
+			return !r.counts(v, birth, on) || !c.fits(v, birth, on, 0)
+		})
 		latest := latestOf(r.maxAge)
 		if r.maxAge != nil {
 			rec.LatestOn = day(latest)
@@ -369,14 +418,21 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		rec.Status = status(excl, a, today, earliest, due, overdue, agedOut)
 		if agedOut {
 			rec.EarliestOn, rec.DueOn, rec.OverdueOn = "", "", ""
+			rec.Vaccines = all // nothing is due: the products that give the antigen
 		}
 		f.Recommendations = append(f.Recommendations, rec)
 	}
 
 	// Doses of antigens no chosen schedule has (a private vaccine): each counts, in order.
 	for _, a := range unplanned {
-		for n, g := range byAntigen[a] {
-			f.Evaluations = append(f.Evaluations, Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, DoseNumber: n + 1, Valid: true})
+		n := 0
+		for _, g := range byAntigen[a] {
+			if !c.fits(g.vaccine, birth, g.on, 0) {
+				f.Evaluations = append(f.Evaluations, Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, Reason: ReasonProductAge})
+				continue
+			}
+			n++
+			f.Evaluations = append(f.Evaluations, Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, DoseNumber: n, Valid: true})
 		}
 	}
 

@@ -37,11 +37,17 @@ const (
 	FindTooClose         = "too_close"
 	FindTooLate          = "too_late" // past the series' maximum age (rotavirus): added to the contract's codes
 	FindDuplicateToday   = "duplicate_today"
-	SeverityStop         = "stop"
-	SeverityWarn         = "warn"
-	conditionPregnancy   = "pregnancy"
-	conditionImmunosupp  = "immunosuppression"
-	maxVisitsRead        = 500
+	// FindProductAge: the product is not given at the person's age (vaccines.tsv min_age,
+	// max_age): yellow fever at 2 months, DTwP at 10 years.
+	FindProductAge = "product_age"
+	// FindWrongVaccine: the dose the schedule expects is not given with this product (bOPV
+	// where an IPV dose is due): the dose would not count.
+	FindWrongVaccine    = "wrong_vaccine"
+	SeverityStop        = "stop"
+	SeverityWarn        = "warn"
+	conditionPregnancy  = "pregnancy"
+	conditionImmunosupp = "immunosuppression"
+	maxVisitsRead       = 500
 )
 
 // Finding is one thing the person giving a vaccine must see first.
@@ -265,9 +271,17 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 	if err != nil {
 		return nil, err
 	}
+	// A product outside the ages it may be given at (yellow fever at 2 months, DTwP at 10
+	// years) stops, whatever the schedules say.
+	if !cat.FitsAge(v.Key, c.Child.BirthDate, day) {
+		add(FindProductAge, SeverityStop, "immunisation.finding.product_age", v.Name)
+	}
 	seen := map[string]bool{}
 	for _, e := range cat.Evaluate(settings.Schedules, c.Child, doses, Dose{Vaccine: v.Key, On: day}) {
-		if e.Valid || (e.Reason != FindTooEarly && e.Reason != FindTooClose && e.Reason != FindTooLate) || seen[e.Reason+e.Antigen] {
+		if e.Valid || seen[e.Reason+e.Antigen] {
+			continue
+		}
+		if e.Reason != FindTooEarly && e.Reason != FindTooClose && e.Reason != FindTooLate && e.Reason != FindWrongVaccine {
 			continue
 		}
 		seen[e.Reason+e.Antigen] = true
