@@ -833,7 +833,7 @@ func TestForecastProductAges(t *testing.T) {
 		{name: "yellow fever, varicella, typhoid Vi, HPV, Tdap at 2 months", cite: "prescribing information: yellow fever 9 months, varicella 12 months, Typhim Vi 2 years, HPV 9 years, Tdap 4 years",
 			schedules: ph, given: []given{{"yellow_fever", "2025-03-15"}, {"varicella", "2025-03-15"}, {"typhoid_vi", "2025-03-15"}, {"hpv9", "2025-03-15"}, {"tdap", "2025-03-15"}},
 			asOf: "2025-03-16",
-						// Varicella and HPV are also under the schedule's age: too_early says so first (the
+			// Varicella and HPV are also under the schedule's age: too_early says so first (the
 			// check at giving stops the product by its ages all the same).
 			evals: []wantEval{invalid(1, "yellow_fever", "product_age"), invalid(2, "varicella", "too_early"), invalid(3, "typhoid", "product_age"),
 				invalid(4, "hpv", "too_early"), invalid(5, "pertussis", "product_age")}},
