@@ -165,7 +165,10 @@ type doseRow struct {
 	// countsWith: the products a dose counts with (empty: any containing the antigen); an
 	// entry "td@7y" counts only when given at or after 7 years.
 	countsWith []countRule
-	source     string
+	// ifGiven: the row is part of the series only when a dose that counted before it was one
+	// of these products (a third rotavirus dose after RotaTeq); empty: always.
+	ifGiven []string
+	source  string
 }
 
 // catchupRow is one row of catchup.tsv: a first dose at or after from makes the series the
@@ -437,7 +440,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
-	if err := st.require("schedule", "antigen", "dose", "min_age", "due_age", "overdue_age", "max_age", "on_max", "min_interval", "repeat", "repeat_min", "sex", "vaccines", "counts_with", "source"); err != nil {
+	if err := st.require("schedule", "antigen", "dose", "min_age", "due_age", "overdue_age", "max_age", "on_max", "min_interval", "repeat", "repeat_min", "sex", "vaccines", "counts_with", "if_given", "source"); err != nil {
 		return nil, err
 	}
 	for i, r := range st.rows {
@@ -519,6 +522,13 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 				return nil, fmt.Errorf("%s: counts_with: vaccine %s gives no %s", where, key, d.antigen)
 			}
 			d.countsWith = append(d.countsWith, cr)
+		}
+		d.ifGiven = list(st.get(r, "if_given"))
+		for _, v := range d.ifGiven {
+			vi, ok := c.vaccineBy[v]
+			if !ok || !slices.Contains(c.vaccines[vi].Antigens, d.antigen) {
+				return nil, fmt.Errorf("%s: if_given: no vaccine %s that gives %s", where, v, d.antigen)
+			}
 		}
 		rows := c.rows[d.schedule][d.antigen]
 		if len(rows) > 0 && rows[len(rows)-1].dose >= d.dose {

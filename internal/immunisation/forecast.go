@@ -233,6 +233,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		// too early for dose 1 (or, none given, the first day it could be given) falls at or
 		// after its age.
 		series := p.rows
+		i, counted, skipped := 0, 0, 0
 		var catchInterval *age
 		ref := later(today, p.rows[0].minAge.after(birth))
 		for _, g := range gs {
@@ -257,6 +258,18 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		if len(series) == 0 {
 			continue // a catch-up row naming only doses this child's sex does not have
 		}
+		series = slices.Clone(series)
+		var countedWith []string // the products of the doses that counted
+		needed := func(r doseRow) bool {
+			return len(r.ifGiven) == 0 || slices.ContainsFunc(r.ifGiven, func(v string) bool { return slices.Contains(countedWith, v) })
+		}
+		// dropUnneeded drops the next rows that are not part of this child's series (a third
+		// rotavirus dose when no dose was RotaTeq).
+		dropUnneeded := func() {
+			for i < len(series) && !needed(series[i]) {
+				series = slices.Delete(series, i, i+1)
+			}
+		}
 		interval := func(r doseRow, first bool) age {
 			if catchInterval != nil && !first {
 				return *catchInterval
@@ -264,7 +277,6 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			return r.minInterval
 		}
 
-		i, counted, skipped := 0, 0, 0
 		var prev time.Time
 		hasPrev := false
 		// skipPast drops the skippable rows that can no longer be given on day t.
@@ -289,6 +301,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		gs = slices.Clone(gs)
 		for k := range gs {
 			skipPast(gs[k].on)
+			dropUnneeded()
 			if i < len(series) {
 				// Doses of one day in the order that lets each count: for this row the first
 				// that counts for it and not for the next row (bOPV before IPV when the next
@@ -354,6 +367,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 				counted++
 				ev.Valid, ev.DoseNumber = true, counted
 				prev, hasPrev = g.on, true
+				countedWith = append(countedWith, g.vaccine)
 				i++
 			}
 			f.Evaluations = append(f.Evaluations, ev)
@@ -361,7 +375,13 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 
 		rec := Recommendation{Antigen: a, Schedule: p.schedule, Vaccines: slices.Clone(c.products[p.schedule][a])}
 		skipPast(today)
+		dropUnneeded()
 		rec.Doses = len(series) - skipped
+		for _, r := range series[i:] {
+			if !needed(r) {
+				rec.Doses--
+			}
+		}
 		if last := series[len(series)-1]; i >= len(series) && last.repeat != nil && hasPrev {
 			// The series done, the dose comes round again: due a repeat after the last.
 			rec.DoseNumber, rec.Source = counted+1, last.source

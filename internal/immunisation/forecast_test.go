@@ -873,3 +873,27 @@ func TestForecastSevenYearsAndOverTd(t *testing.T) {
 	}
 	runCases(t, Default(), cases)
 }
+
+// RotaTeq (RV5) is three doses, Rotarix (RV1) two: a dose of RV5 in the series makes it three
+// (WHO rotavirus position paper 2021; ACIP).
+func TestForecastRotavirusSeriesByProduct(t *testing.T) {
+	var cases []fcase
+	for _, s := range []string{"who", "ph_pps"} {
+		cases = append(cases,
+			fcase{name: s + ": two doses of Rotarix complete it", cite: "Rotarix: 2 doses",
+				schedules: []string{s}, given: []given{{"rv1", "2025-02-26"}, {"rv1", "2025-03-26"}}, asOf: "2025-05-01",
+				recs: []wantRec{{antigen: "rotavirus", dose: 2, doses: 2, st: "complete"}}},
+			fcase{name: s + ": two doses of RotaTeq need a third", cite: "RotaTeq: 3 doses",
+				schedules: []string{s}, given: []given{{"rv5", "2025-02-26"}, {"rv5", "2025-03-26"}}, asOf: "2025-04-01",
+				recs: []wantRec{{antigen: "rotavirus", dose: 3, doses: 3, earliest: "2025-04-23", with: []string{"rv5"}}}},
+			fcase{name: s + ": RotaTeq then Rotarix: three doses", cite: "ACIP: any RV5 dose, three doses",
+				schedules: []string{s}, given: []given{{"rv5", "2025-02-26"}, {"rv1", "2025-03-26"}, {"rv1", "2025-04-23"}}, asOf: "2025-05-01",
+				evals: []wantEval{valid(3, "rotavirus", 3)},
+				recs:  []wantRec{{antigen: "rotavirus", dose: 3, doses: 3, st: "complete"}}},
+			fcase{name: s + ": a third dose after two of Rotarix is not needed", cite: "Rotarix: 2 doses",
+				schedules: []string{s}, given: []given{{"rv1", "2025-02-26"}, {"rv1", "2025-03-26"}, {"rv5", "2025-04-23"}}, asOf: "2025-05-01",
+				evals: []wantEval{invalid(3, "rotavirus", "not_needed")}},
+		)
+	}
+	runCases(t, Default(), cases)
+}
