@@ -317,6 +317,12 @@ func TestSafetyAtThePointOfGiving(t *testing.T) {
 		}
 		// A product outside its ages stops (its prescribing information): yellow fever,
 		// varicella, typhoid Vi, Td, Tdap, HPV for a 2-month-old; DTwP for a 10-year-old.
+		// A live injectable vaccine 10 days after another would not count.
+		live := s.newPatient(t, "Lan", "female", "none")
+		apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(live), dose("mmr", day(-10)))
+		if got := codes(check(t, live, dose("varicella", day(0)))); !strings.Contains(got, "live_interval:warn") {
+			t.Errorf("varicella 10 days after MMR: %s", got)
+		}
 		s.birth = day(-61)
 		infant := s.newPatient(t, "Nhi", "female", "none")
 		for _, v := range []string{"yellow_fever", "varicella", "typhoid_vi", "td", "tdap", "hpv9"} {

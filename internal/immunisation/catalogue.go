@@ -99,6 +99,14 @@ func (c *Catalogue) FitsAge(vaccine, birth, day string) bool {
 	return !ok1 || !ok2 || c.fits(vaccine, b, t, 0)
 }
 
+// liveInjectable says whether a product is a live vaccine given by injection (SC or IM: the
+// 28-day rule between live injectable vaccines; BCG, intradermal, and oral or intranasal
+// live vaccines are not held to it).
+func (c *Catalogue) liveInjectable(vaccine string) bool {
+	vi, ok := c.vaccineBy[vaccine]
+	return ok && c.vaccines[vi].Live && (c.vaccines[vi].Route == "SC" || c.vaccines[vi].Route == "IM")
+}
+
 func (c *Catalogue) tooYoung(vaccine string, birth, t time.Time, grace int) bool {
 	vi, ok := c.vaccineBy[vaccine]
 	return ok && c.ages[vi].min != nil && t.Before(c.ages[vi].min.after(birth).AddDate(0, 0, -grace))

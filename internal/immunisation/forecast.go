@@ -129,6 +129,9 @@ const (
 	// ReasonProductAge: the product was given outside the ages it may be given at
 	// (vaccines.tsv min_age, max_age).
 	ReasonProductAge = "product_age"
+	// ReasonLiveInterval: a live injectable vaccine given 1 to 27 days after another (not the
+	// same day): it does not count (ACIP General Best Practice Guidelines; WHO).
+	ReasonLiveInterval = "live_interval"
 )
 
 // Forecast reads a child's doses and exclusions against the schedules chosen (in the clinic's
@@ -194,6 +197,22 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 	})
 	byAntigen := map[string][]given{}
 	var unplanned []string
+	// Live injectable vaccines not given the same day must be 28 days apart, else the later
+	// does not count.
+	liveTooSoon := map[int64]bool{}
+	var lives []time.Time
+	for _, d := range sorted {
+		on, ok := parseDay(d.On)
+		if !ok || !c.liveInjectable(d.Vaccine) {
+			continue
+		}
+		for _, l := range lives {
+			if on.After(l) && on.Before(l.AddDate(0, 0, 28)) {
+				liveTooSoon[d.ID] = true
+			}
+		}
+		lives = append(lives, on)
+	}
 	for _, d := range sorted {
 		vi, ok := c.vaccineBy[d.Vaccine]
 		if !ok {
@@ -343,6 +362,8 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 					ev.Reason = ReasonTooLate
 				case g.on.Before(last.repeatMin.after(prev).AddDate(0, 0, -grace)):
 					ev.Reason = ReasonTooClose
+				case liveTooSoon[g.id]:
+					ev.Reason = ReasonLiveInterval
 				default:
 					counted++
 					ev.Valid, ev.DoseNumber = true, counted
@@ -363,6 +384,8 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 				ev.Reason = ReasonWrongVaccine
 			case hasPrev && g.on.Before(interval(r, counted == 0).after(prev).AddDate(0, 0, -grace)):
 				ev.Reason = ReasonTooClose
+			case liveTooSoon[g.id]:
+				ev.Reason = ReasonLiveInterval
 			default:
 				counted++
 				ev.Valid, ev.DoseNumber = true, counted
@@ -449,6 +472,10 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		for _, g := range byAntigen[a] {
 			if !c.fits(g.vaccine, birth, g.on, 0) {
 				f.Evaluations = append(f.Evaluations, Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, Reason: ReasonProductAge})
+				continue
+			}
+			if liveTooSoon[g.id] {
+				f.Evaluations = append(f.Evaluations, Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, Reason: ReasonLiveInterval})
 				continue
 			}
 			n++

@@ -897,3 +897,24 @@ func TestForecastRotavirusSeriesByProduct(t *testing.T) {
 	}
 	runCases(t, Default(), cases)
 }
+
+// Live injectable vaccines not given the same day are at least 28 days apart, else the later
+// does not count (ACIP General Best Practice Guidelines; WHO).
+func TestForecastLiveInjectableInterval(t *testing.T) {
+	pps := []string{"ph_pps"}
+	runCases(t, Default(), []fcase{
+		{name: "varicella 17 days after MMR", cite: "ACIP General Best Practice: live injectable vaccines 4 weeks apart",
+			schedules: pps, given: []given{{"mmr", "2026-01-15"}, {"varicella", "2026-02-01"}}, asOf: "2026-02-02",
+			evals: []wantEval{valid(1, "measles", 1), invalid(2, "varicella", "live_interval")},
+			recs:  []wantRec{{antigen: "varicella", dose: 1}}},
+		{name: "varicella the same day as MMR", cite: "ACIP: live vaccines the same day",
+			schedules: pps, given: []given{{"mmr", "2026-01-15"}, {"varicella", "2026-01-15"}}, asOf: "2026-01-16",
+			evals: []wantEval{valid(2, "varicella", 1)}},
+		{name: "varicella 28 days after MMR", cite: "ACIP: 28 days",
+			schedules: pps, given: []given{{"mmr", "2026-01-15"}, {"varicella", "2026-02-12"}}, asOf: "2026-02-13",
+			evals: []wantEval{valid(2, "varicella", 1)}},
+		{name: "live JE 15 days after MMR", cite: "ACIP General Best Practice: live injectable vaccines 4 weeks apart",
+			schedules: pps, given: []given{{"mmr_priorix", "2025-10-15"}, {"je_chimeric", "2025-10-30"}}, asOf: "2025-10-31",
+			evals: []wantEval{invalid(2, "je", "live_interval")}},
+	})
+}

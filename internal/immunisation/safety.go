@@ -42,7 +42,10 @@ const (
 	FindProductAge = "product_age"
 	// FindWrongVaccine: the dose the schedule expects is not given with this product (bOPV
 	// where an IPV dose is due): the dose would not count.
-	FindWrongVaccine    = "wrong_vaccine"
+	FindWrongVaccine = "wrong_vaccine"
+	// FindLiveInterval: a live injectable vaccine under 28 days after another (not the same
+	// day): it would not count.
+	FindLiveInterval    = "live_interval"
 	SeverityStop        = "stop"
 	SeverityWarn        = "warn"
 	conditionPregnancy  = "pregnancy"
@@ -281,7 +284,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 		if e.Valid || seen[e.Reason+e.Antigen] {
 			continue
 		}
-		if e.Reason != FindTooEarly && e.Reason != FindTooClose && e.Reason != FindTooLate && e.Reason != FindWrongVaccine {
+		if e.Reason != FindTooEarly && e.Reason != FindTooClose && e.Reason != FindTooLate && e.Reason != FindWrongVaccine && e.Reason != FindLiveInterval {
 			continue
 		}
 		seen[e.Reason+e.Antigen] = true

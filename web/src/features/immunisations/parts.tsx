@@ -66,6 +66,7 @@ const FIELD_OF: Record<string, FindingField> = {
   duplicate_today: 'occurred_on',
   product_age: 'vaccine',
   wrong_vaccine: 'vaccine',
+  live_interval: 'occurred_on',
 }
 
 export const fieldOf = (f: Finding): FindingField => FIELD_OF[f.code] ?? 'other'
