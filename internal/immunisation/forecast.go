@@ -450,7 +450,15 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		// age for on the due day (or today, when later).
 		on := later(due, today)
 		all := rec.Vaccines
-		rec.Vaccines = slices.DeleteFunc(slices.Clone(all), func(v string) bool {
+		// The products this dose's row names first (the schedule's own for this dose), then
+		// the rest that give the antigen.
+		forDose := slices.Clone(r.vaccines)
+		for _, v := range all {
+			if !slices.Contains(forDose, v) {
+				forDose = append(forDose, v)
+			}
+		}
+		rec.Vaccines = slices.DeleteFunc(forDose, func(v string) bool {
 			return !r.counts(v, birth, on) || !c.fits(v, birth, on, 0)
 		})
 		latest := latestOf(r.maxAge)

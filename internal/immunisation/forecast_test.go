@@ -25,8 +25,10 @@ type wantRec struct {
 	earliest, due, overdue, latest, st string
 	schedule                           string
 	absent                             bool
-	// with, without: products the recommendation must name, must not name.
+	// with, without: products the recommendation must name, must not name; first: the product
+	// it names first.
 	with, without []string
+	first         string
 }
 
 // wantEval is what a case expects of the evaluation of the nth dose given (from 1) for an antigen.
@@ -105,6 +107,9 @@ func runCases(t *testing.T, c *Catalogue, cases []fcase) {
 				}
 				if len(got.Vaccines) == 0 {
 					t.Errorf("%s names no vaccine", w.antigen)
+				}
+				if w.first != "" && (len(got.Vaccines) == 0 || got.Vaccines[0] != w.first) {
+					t.Errorf("%s names %v, want %s first (%s)", w.antigen, got.Vaccines, w.first, tc.cite)
 				}
 				for _, v := range w.with {
 					if !slices.Contains(got.Vaccines, v) {
@@ -916,5 +921,20 @@ func TestForecastLiveInjectableInterval(t *testing.T) {
 		{name: "live JE 15 days after MMR", cite: "ACIP General Best Practice: live injectable vaccines 4 weeks apart",
 			schedules: pps, given: []given{{"mmr_priorix", "2025-10-15"}, {"je_chimeric", "2025-10-30"}}, asOf: "2025-10-31",
 			evals: []wantEval{invalid(2, "je", "live_interval")}},
+	})
+}
+
+// The products of the next dose: those the schedule names for that dose first.
+func TestForecastProductsOfTheDose(t *testing.T) {
+	runCases(t, Default(), []fcase{
+		{name: "Viet Nam's IPV dose names IPV first", cite: "TT 10/2024/TT-BYT: IPV mũi 1 lúc 5 tháng tuổi",
+			schedules: []string{"vn_epi"}, given: []given{{"bopv", "2025-03-15"}, {"bopv", "2025-04-15"}, {"bopv", "2025-05-15"}}, asOf: "2025-05-16",
+			recs: []wantRec{{antigen: "polio", dose: 4, first: "ipv"}}},
+		{name: "Russia's fourth polio dose names bOPV first", cite: "Приказ № 1122н: первая ревакцинация в 18 месяцев (живой вакциной)",
+			schedules: []string{"ru_nc"}, given: []given{{"ipv", "2025-04-15"}, {"ipv", "2025-06-01"}, {"bopv", "2025-07-20"}}, asOf: "2025-07-21",
+			recs: []wantRec{{antigen: "polio", dose: 4, first: "bopv"}}},
+		{name: "the WHO booster at 12 months names DTwP first", cite: "WHO summary tables 2025: DTP-containing booster",
+			schedules: []string{"who"}, given: []given{{"dtwp_hepb_hib", "2025-02-26"}, {"dtwp_hepb_hib", "2025-03-26"}, {"dtwp_hepb_hib", "2025-04-23"}}, asOf: "2025-05-01",
+			recs: []wantRec{{antigen: "diphtheria", dose: 4, first: "dtwp"}}},
 	})
 }

@@ -87,7 +87,9 @@ type Recommendation struct {
 	// earliest), due (due..overdue), overdue (from overdue to latest), complete, aged_out
 	// (past latest, or it cannot be given by then), refused, contraindicated.
 	Status   string   `json:"status"`
-	Vaccines []string `json:"vaccines"` // catalogue products that give it
+	// Vaccines: the products for this dose — those its row names first, then the others that
+	// count for it — that the child is of an age for on the due day.
+	Vaccines []string `json:"vaccines"`
 	Source   string   `json:"source"`
 }
 
