@@ -86,7 +86,7 @@ type Recommendation struct {
 	// Status as of the day asked: upcoming (before the due day; it may be given from
 	// earliest), due (due..overdue), overdue (from overdue to latest), complete, aged_out
 	// (past latest, or it cannot be given by then), refused, contraindicated.
-	Status   string   `json:"status"`
+	Status string `json:"status"`
 	// Vaccines: the products for this dose — those its row names first, then the others that
 	// count for it — that the child is of an age for on the due day.
 	Vaccines []string `json:"vaccines"`
