@@ -313,8 +313,31 @@ func TestSafetyAtThePointOfGiving(t *testing.T) {
 		}
 		s.birth = day(-800)
 		older := s.newPatient(t, "Quang", "male", "none")
-		if got := codes(check(t, older, dose("rv1", day(-1), "route", "PO", "site", "oral"))); got != "too_late:warn" { // rotavirus at 26 months: WHO, not after 24
+		if got := codes(check(t, older, dose("rv1", day(-1), "route", "PO", "site", "oral"))); got != "product_age:stop" { // rotavirus at 26 months: WHO, not after 24; Rotarix's label, not after 24 weeks
 			t.Errorf("rotavirus past its maximum age: %s", got)
+		}
+		// A product outside its ages stops (its prescribing information): yellow fever,
+		// varicella, typhoid Vi, Td, Tdap, HPV for a 2-month-old; DTwP for a 10-year-old.
+		// A live injectable vaccine 10 days after another would not count.
+		live := s.newPatient(t, "Lan", "female", "none")
+		apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(live), dose("mmr", day(-10)))
+		if got := codes(check(t, live, dose("varicella", day(0)))); !strings.Contains(got, "live_interval:warn") {
+			t.Errorf("varicella 10 days after MMR: %s", got)
+		}
+		s.birth = day(-61)
+		infant := s.newPatient(t, "Nhi", "female", "none")
+		for _, v := range []string{"yellow_fever", "varicella", "typhoid_vi", "td", "tdap", "hpv9"} {
+			if got := codes(check(t, infant, dose(v, day(0)))); !strings.Contains(got, "product_age:stop") {
+				t.Errorf("%s at 2 months: %s", v, got)
+			}
+		}
+		if got := codes(check(t, infant, dose("dtwp_hepb_hib", day(0)))); strings.Contains(got, "product_age") {
+			t.Errorf("pentavalent at 2 months: %s", got)
+		}
+		s.birth = day(-3660)
+		ten := s.newPatient(t, "Tùng", "male", "none")
+		if got := codes(check(t, ten, dose("dtwp", day(0)))); !strings.Contains(got, "product_age:stop") {
+			t.Errorf("DTwP at 10 years: %s", got)
 		}
 		if got := codes(check(t, dup, dose("hepb_paed", day(-1)))); got != "" {
 			t.Errorf("another vaccine: %s", got)

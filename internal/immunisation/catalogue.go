@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // The catalogue is data: five tables shipped beside this reader, each row with its source
@@ -78,6 +79,63 @@ type Catalogue struct {
 	catchup map[string]map[string][]catchupRow
 	// products[schedule][antigen]: the products that give it, the schedule's named first.
 	products map[string]map[string][]string
+	// ages[i]: the ages vaccines[i] may be given at (nil: no limit).
+	ages []productAges
+}
+
+type productAges struct{ min, max *age }
+
+// fits says whether a product may be given to a child born on birth on day t: not under its
+// minimum age (less grace days, as a schedule's minimum age) nor past its maximum.
+func (c *Catalogue) fits(vaccine string, birth, t time.Time, grace int) bool {
+	return !c.tooYoung(vaccine, birth, t, grace) && !c.tooOld(vaccine, birth, t)
+}
+
+// FitsAge says whether a product may be given on day to a person born on birth (YYYY-MM-DD):
+// within its ages, no grace days. Unknown product or unreadable day: true (nothing to say).
+func (c *Catalogue) FitsAge(vaccine, birth, day string) bool {
+	b, ok1 := parseDay(birth)
+	t, ok2 := parseDay(day)
+	return !ok1 || !ok2 || c.fits(vaccine, b, t, 0)
+}
+
+// liveInjectable says whether a product is a live vaccine given by injection (SC or IM: the
+// 28-day rule between live injectable vaccines; BCG, intradermal, and oral or intranasal
+// live vaccines are not held to it).
+func (c *Catalogue) liveInjectable(vaccine string) bool {
+	vi, ok := c.vaccineBy[vaccine]
+	return ok && c.vaccines[vi].Live && (c.vaccines[vi].Route == "SC" || c.vaccines[vi].Route == "IM")
+}
+
+func (c *Catalogue) tooYoung(vaccine string, birth, t time.Time, grace int) bool {
+	vi, ok := c.vaccineBy[vaccine]
+	return ok && c.ages[vi].min != nil && t.Before(c.ages[vi].min.after(birth).AddDate(0, 0, -grace))
+}
+
+func (c *Catalogue) tooOld(vaccine string, birth, t time.Time) bool {
+	vi, ok := c.vaccineBy[vaccine]
+	return ok && c.ages[vi].max != nil && t.After(c.ages[vi].max.after(birth))
+}
+
+// countRule is one entry of a row's counts_with: a product, counting for the dose when given at
+// or after from (nil: at any age).
+type countRule struct {
+	vaccine string
+	from    *age
+}
+
+// counts says whether a dose of vaccine given on day t counts for the row: any product
+// containing the antigen when the row's counts_with is empty, else only those it names.
+func (r doseRow) counts(vaccine string, birth, t time.Time) bool {
+	if len(r.countsWith) == 0 {
+		return true
+	}
+	for _, cr := range r.countsWith {
+		if cr.vaccine == vaccine && (cr.from == nil || !t.Before(cr.from.after(birth))) {
+			return true
+		}
+	}
+	return false
 }
 
 type antigenRow struct {
@@ -112,7 +170,13 @@ type doseRow struct {
 	repeatMin age
 	sex       string // "" any, "female", "male"
 	vaccines  []string
-	source    string
+	// countsWith: the products a dose counts with (empty: any containing the antigen); an
+	// entry "td@7y" counts only when given at or after 7 years.
+	countsWith []countRule
+	// ifGiven: the row is part of the series only when a dose that counted before it was one
+	// of these products (a third rotavirus dose after RotaTeq); empty: always.
+	ifGiven []string
+	source  string
 }
 
 // catchupRow is one row of catchup.tsv: a first dose at or after from makes the series the
@@ -314,7 +378,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
-	if err := vt.require(append([]string{"key", "cvx", "atc", "live", "antigens", "components", "route", "brands", "source"}, Languages...)...); err != nil {
+	if err := vt.require(append([]string{"key", "cvx", "atc", "live", "antigens", "components", "route", "brands", "min_age", "max_age", "source"}, Languages...)...); err != nil {
 		return nil, err
 	}
 	for _, r := range vt.rows {
@@ -324,7 +388,15 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 		}
 		v := Vaccine{Key: vt.get(r, "key"), CVX: vt.get(r, "cvx"), ATC: vt.get(r, "atc"), Live: live == "true",
 			Antigens: list(vt.get(r, "antigens")), Components: list(vt.get(r, "components")), Route: vt.get(r, "route"),
-			Names: vt.names(r), Source: vt.get(r, "source"), Brands: map[string][]string{}}
+			Names: vt.names(r), Source: vt.get(r, "source"), Brands: map[string][]string{},
+			MinAge: vt.get(r, "min_age"), MaxAge: vt.get(r, "max_age")}
+		var pa productAges
+		if pa.min, err = optAge(v.MinAge); err != nil {
+			return nil, fmt.Errorf("vaccines.tsv %s: min_age: %w", v.Key, err)
+		}
+		if pa.max, err = optAge(v.MaxAge); err != nil {
+			return nil, fmt.Errorf("vaccines.tsv %s: max_age: %w", v.Key, err)
+		}
 		for _, b := range list(vt.get(r, "brands")) {
 			country, name, ok := strings.Cut(b, ":")
 			if !ok {
@@ -345,6 +417,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 		}
 		c.vaccineBy[v.Key] = len(c.vaccines)
 		c.vaccines = append(c.vaccines, v)
+		c.ages = append(c.ages, pa)
 	}
 
 	pt, err := readTable("programmes.tsv", programmes)
@@ -375,7 +448,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
-	if err := st.require("schedule", "antigen", "dose", "min_age", "due_age", "overdue_age", "max_age", "on_max", "min_interval", "repeat", "repeat_min", "sex", "vaccines", "source"); err != nil {
+	if err := st.require("schedule", "antigen", "dose", "min_age", "due_age", "overdue_age", "max_age", "on_max", "min_interval", "repeat", "repeat_min", "sex", "vaccines", "counts_with", "if_given", "source"); err != nil {
 		return nil, err
 	}
 	for i, r := range st.rows {
@@ -439,6 +512,30 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 			}
 			if !slices.Contains(c.vaccines[vi].Antigens, d.antigen) {
 				return nil, fmt.Errorf("%s: vaccine %s gives no %s", where, v, d.antigen)
+			}
+		}
+		for _, e := range list(st.get(r, "counts_with")) {
+			key, from, hasFrom := strings.Cut(e, "@")
+			cr := countRule{vaccine: key}
+			if hasFrom {
+				if cr.from, err = optAge(from); err != nil || cr.from == nil {
+					return nil, fmt.Errorf("%s: counts_with %q: %v", where, e, err)
+				}
+			}
+			vi, ok := c.vaccineBy[key]
+			if !ok {
+				return nil, fmt.Errorf("%s: counts_with: no vaccine %s", where, key)
+			}
+			if !slices.Contains(c.vaccines[vi].Antigens, d.antigen) {
+				return nil, fmt.Errorf("%s: counts_with: vaccine %s gives no %s", where, key, d.antigen)
+			}
+			d.countsWith = append(d.countsWith, cr)
+		}
+		d.ifGiven = list(st.get(r, "if_given"))
+		for _, v := range d.ifGiven {
+			vi, ok := c.vaccineBy[v]
+			if !ok || !slices.Contains(c.vaccines[vi].Antigens, d.antigen) {
+				return nil, fmt.Errorf("%s: if_given: no vaccine %s that gives %s", where, v, d.antigen)
 			}
 		}
 		rows := c.rows[d.schedule][d.antigen]

@@ -275,16 +275,20 @@ func TestAges(t *testing.T) {
 
 // A broken table is refused with the row that breaks it.
 func TestLoadRefusesBrokenRows(t *testing.T) {
-	header := "schedule\tantigen\tdose\tmin_age\tdue_age\toverdue_age\tmax_age\ton_max\tmin_interval\trepeat\trepeat_min\tsex\tvaccines\tsource\n"
+	header := "schedule\tantigen\tdose\tmin_age\tdue_age\toverdue_age\tmax_age\ton_max\tmin_interval\trepeat\trepeat_min\tsex\tvaccines\tcounts_with\tif_given\tsource\n"
 	for _, tc := range []struct{ row, want string }{
-		{"who\tnoantigen\t1\t0d\t0d\t\t\t\t\t\t\t\t\tx\n", "no antigen"},
-		{"who\tmeasles\t1\t9 months\t9m\t\t\t\t\t\t\t\t\tx\n", "min_age"},
-		{"who\tmeasles\t1\t9m\t9m\t\t5y\t\t\t\t\t\t\tx\n", "on_max"},
-		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\t\t\t\tbcg\tx\n", "gives no measles"},
-		{"nowhere\tmeasles\t1\t9m\t9m\t\t\t\t\t\t\t\t\tx\n", "no schedule"},
-		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\t\t4w\t\t\tx\n", "repeat_min without repeat"},
-		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\t\t\tboys\t\tx\n", "sex"},
+		{"who\tnoantigen\t1\t0d\t0d\t\t\t\t\t\t\t\t\t\t\tx\n", "no antigen"},
+		{"who\tmeasles\t1\t9 months\t9m\t\t\t\t\t\t\t\t\t\t\tx\n", "min_age"},
+		{"who\tmeasles\t1\t9m\t9m\t\t5y\t\t\t\t\t\t\t\t\tx\n", "on_max"},
+		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\t\t\t\tbcg\t\t\tx\n", "gives no measles"},
+		{"nowhere\tmeasles\t1\t9m\t9m\t\t\t\t\t\t\t\t\t\t\tx\n", "no schedule"},
+		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\t\t4w\t\t\t\t\tx\n", "repeat_min without repeat"},
+		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\t\t\tboys\t\t\t\tx\n", "sex"},
 		{"who\tmeasles\t1\t9m\t9m\t\t\t\t\n", "fields"},
+		{"who\tpolio\t1\t6w\t6w\t\t\t\t\t\t\t\t\tnovaccine\t\tx\n", "counts_with: no vaccine"},
+		{"who\tpolio\t1\t6w\t6w\t\t\t\t\t\t\t\t\ttd\t\tx\n", "counts_with: vaccine td gives no polio"},
+		{"who\tpolio\t1\t6w\t6w\t\t\t\t\t\t\t\t\tipv@7 years\t\tx\n", "counts_with"},
+		{"who\trotavirus\t1\t6w\t6w\t\t\t\t\t\t\t\t\t\tipv\tx\n", "if_given"},
 	} {
 		_, err := load(antigensTSV, vaccinesTSV, programmesTSV, []byte(header+tc.row), []byte("schedule\tantigen\tfirst_from\tdoses\tinterval\tsource\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -123,6 +123,15 @@ const (
 	ReasonTooClose  = "too_close"
 	ReasonTooLate   = "too_late"
 	ReasonNotNeeded = "not_needed"
+	// ReasonWrongVaccine: the schedule's dose is not given with this product (the row's
+	// counts_with): bOPV for an IPV dose, Td for an infant's DTP dose.
+	ReasonWrongVaccine = "wrong_vaccine"
+	// ReasonProductAge: the product was given outside the ages it may be given at
+	// (vaccines.tsv min_age, max_age).
+	ReasonProductAge = "product_age"
+	// ReasonLiveInterval: a live injectable vaccine given 1 to 27 days after another (not the
+	// same day): it does not count (ACIP General Best Practice Guidelines; WHO).
+	ReasonLiveInterval = "live_interval"
 )
 
 // Forecast reads a child's doses and exclusions against the schedules chosen (in the clinic's
@@ -178,8 +187,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 
 	// The doses of each antigen, in date order.
 	type given struct {
-		id int64
-		on time.Time
+		id      int64
+		on      time.Time
+		vaccine string
 	}
 	sorted := slices.Clone(doses)
 	slices.SortStableFunc(sorted, func(a, b Dose) int {
@@ -187,6 +197,22 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 	})
 	byAntigen := map[string][]given{}
 	var unplanned []string
+	// Live injectable vaccines not given the same day must be 28 days apart, else the later
+	// does not count.
+	liveTooSoon := map[int64]bool{}
+	var lives []time.Time
+	for _, d := range sorted {
+		on, ok := parseDay(d.On)
+		if !ok || !c.liveInjectable(d.Vaccine) {
+			continue
+		}
+		for _, l := range lives {
+			if on.After(l) && on.Before(l.AddDate(0, 0, 28)) {
+				liveTooSoon[d.ID] = true
+			}
+		}
+		lives = append(lives, on)
+	}
 	for _, d := range sorted {
 		vi, ok := c.vaccineBy[d.Vaccine]
 		if !ok {
@@ -200,7 +226,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			if _, ok := plans[a]; !ok && len(byAntigen[a]) == 0 {
 				unplanned = append(unplanned, a)
 			}
-			byAntigen[a] = append(byAntigen[a], given{d.ID, on})
+			byAntigen[a] = append(byAntigen[a], given{d.ID, on, d.Vaccine})
 		}
 	}
 
@@ -226,6 +252,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		// too early for dose 1 (or, none given, the first day it could be given) falls at or
 		// after its age.
 		series := p.rows
+		i, counted, skipped := 0, 0, 0
 		var catchInterval *age
 		ref := later(today, p.rows[0].minAge.after(birth))
 		for _, g := range gs {
@@ -250,6 +277,18 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		if len(series) == 0 {
 			continue // a catch-up row naming only doses this child's sex does not have
 		}
+		series = slices.Clone(series)
+		var countedWith []string // the products of the doses that counted
+		needed := func(r doseRow) bool {
+			return len(r.ifGiven) == 0 || slices.ContainsFunc(r.ifGiven, func(v string) bool { return slices.Contains(countedWith, v) })
+		}
+		// dropUnneeded drops the next rows that are not part of this child's series (a third
+		// rotavirus dose when no dose was RotaTeq).
+		dropUnneeded := func() {
+			for i < len(series) && !needed(series[i]) {
+				series = slices.Delete(series, i, i+1)
+			}
+		}
 		interval := func(r doseRow, first bool) age {
 			if catchInterval != nil && !first {
 				return *catchInterval
@@ -257,7 +296,6 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			return r.minInterval
 		}
 
-		i, counted, skipped := 0, 0, 0
 		var prev time.Time
 		hasPrev := false
 		// skipPast drops the skippable rows that can no longer be given on day t.
@@ -279,9 +317,41 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 				skipped++
 			}
 		}
-		for _, g := range gs {
+		gs = slices.Clone(gs)
+		for k := range gs {
+			skipPast(gs[k].on)
+			dropUnneeded()
+			if i < len(series) {
+				// Doses of one day in the order that lets each count: for this row the first
+				// that counts for it and not for the next row (bOPV before IPV when the next
+				// row is IPV's), else the first that counts for it.
+				r := series[i]
+				pick := -1
+				for j := k; j < len(gs) && gs[j].on.Equal(gs[k].on); j++ {
+					if !r.counts(gs[j].vaccine, birth, gs[j].on) || !c.fits(gs[j].vaccine, birth, gs[j].on, grace) {
+						continue
+					}
+					if pick < 0 {
+						pick = j
+					}
+					if i+1 >= len(series) || !series[i+1].counts(gs[j].vaccine, birth, gs[j].on) {
+						pick = j
+						break
+					}
+				}
+				if pick > k {
+					gs[k], gs[pick] = gs[pick], gs[k]
+				}
+			}
+			g := gs[k]
 			ev := Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, Schedule: p.schedule}
-			skipPast(g.on)
+			if i >= len(series) || c.tooOld(g.vaccine, birth, g.on) {
+				if !c.fits(g.vaccine, birth, g.on, grace) {
+					ev.Reason = ReasonProductAge
+					f.Evaluations = append(f.Evaluations, ev)
+					continue
+				}
+			}
 			if i >= len(series) {
 				// Past the series: a repeating dose (influenza) counts when far enough from
 				// the last; any other is not needed.
@@ -292,6 +362,8 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 					ev.Reason = ReasonTooLate
 				case g.on.Before(last.repeatMin.after(prev).AddDate(0, 0, -grace)):
 					ev.Reason = ReasonTooClose
+				case liveTooSoon[g.id]:
+					ev.Reason = ReasonLiveInterval
 				default:
 					counted++
 					ev.Valid, ev.DoseNumber = true, counted
@@ -306,12 +378,19 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 				ev.Reason = ReasonTooLate
 			case g.on.Before(r.minAge.after(birth).AddDate(0, 0, -grace)):
 				ev.Reason = ReasonTooEarly
+			case c.tooYoung(g.vaccine, birth, g.on, grace):
+				ev.Reason = ReasonProductAge
+			case !r.counts(g.vaccine, birth, g.on):
+				ev.Reason = ReasonWrongVaccine
 			case hasPrev && g.on.Before(interval(r, counted == 0).after(prev).AddDate(0, 0, -grace)):
 				ev.Reason = ReasonTooClose
+			case liveTooSoon[g.id]:
+				ev.Reason = ReasonLiveInterval
 			default:
 				counted++
 				ev.Valid, ev.DoseNumber = true, counted
 				prev, hasPrev = g.on, true
+				countedWith = append(countedWith, g.vaccine)
 				i++
 			}
 			f.Evaluations = append(f.Evaluations, ev)
@@ -319,7 +398,13 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 
 		rec := Recommendation{Antigen: a, Schedule: p.schedule, Vaccines: slices.Clone(c.products[p.schedule][a])}
 		skipPast(today)
+		dropUnneeded()
 		rec.Doses = len(series) - skipped
+		for _, r := range series[i:] {
+			if !needed(r) {
+				rec.Doses--
+			}
+		}
 		if last := series[len(series)-1]; i >= len(series) && last.repeat != nil && hasPrev {
 			// The series done, the dose comes round again: due a repeat after the last.
 			rec.DoseNumber, rec.Source = counted+1, last.source
@@ -361,6 +446,21 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			}
 		}
 		rec.EarliestOn, rec.DueOn, rec.OverdueOn = day(earliest), day(due), day(overdue)
+		// The products for this dose: those that count for its row and that the child is of an
+		// age for on the due day (or today, when later).
+		on := later(due, today)
+		all := rec.Vaccines
+		// The products this dose's row names first (the schedule's own for this dose), then
+		// the rest that give the antigen.
+		forDose := slices.Clone(r.vaccines)
+		for _, v := range all {
+			if !slices.Contains(forDose, v) {
+				forDose = append(forDose, v)
+			}
+		}
+		rec.Vaccines = slices.DeleteFunc(forDose, func(v string) bool {
+			return !r.counts(v, birth, on) || !c.fits(v, birth, on, 0)
+		})
 		latest := latestOf(r.maxAge)
 		if r.maxAge != nil {
 			rec.LatestOn = day(latest)
@@ -369,14 +469,25 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		rec.Status = status(excl, a, today, earliest, due, overdue, agedOut)
 		if agedOut {
 			rec.EarliestOn, rec.DueOn, rec.OverdueOn = "", "", ""
+			rec.Vaccines = all // nothing is due: the products that give the antigen
 		}
 		f.Recommendations = append(f.Recommendations, rec)
 	}
 
 	// Doses of antigens no chosen schedule has (a private vaccine): each counts, in order.
 	for _, a := range unplanned {
-		for n, g := range byAntigen[a] {
-			f.Evaluations = append(f.Evaluations, Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, DoseNumber: n + 1, Valid: true})
+		n := 0
+		for _, g := range byAntigen[a] {
+			if !c.fits(g.vaccine, birth, g.on, 0) {
+				f.Evaluations = append(f.Evaluations, Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, Reason: ReasonProductAge})
+				continue
+			}
+			if liveTooSoon[g.id] {
+				f.Evaluations = append(f.Evaluations, Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, Reason: ReasonLiveInterval})
+				continue
+			}
+			n++
+			f.Evaluations = append(f.Evaluations, Evaluation{DoseID: g.id, On: day(g.on), Antigen: a, DoseNumber: n, Valid: true})
 		}
 	}
 

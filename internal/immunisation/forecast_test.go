@@ -25,6 +25,10 @@ type wantRec struct {
 	earliest, due, overdue, latest, st string
 	schedule                           string
 	absent                             bool
+	// with, without: products the recommendation must name, must not name; first: the product
+	// it names first.
+	with, without []string
+	first         string
 }
 
 // wantEval is what a case expects of the evaluation of the nth dose given (from 1) for an antigen.
@@ -103,6 +107,19 @@ func runCases(t *testing.T, c *Catalogue, cases []fcase) {
 				}
 				if len(got.Vaccines) == 0 {
 					t.Errorf("%s names no vaccine", w.antigen)
+				}
+				if w.first != "" && (len(got.Vaccines) == 0 || got.Vaccines[0] != w.first) {
+					t.Errorf("%s names %v, want %s first (%s)", w.antigen, got.Vaccines, w.first, tc.cite)
+				}
+				for _, v := range w.with {
+					if !slices.Contains(got.Vaccines, v) {
+						t.Errorf("%s names %v, not %s (%s)", w.antigen, got.Vaccines, v, tc.cite)
+					}
+				}
+				for _, v := range w.without {
+					if slices.Contains(got.Vaccines, v) {
+						t.Errorf("%s names %v, with %s (%s)", w.antigen, got.Vaccines, v, tc.cite)
+					}
 				}
 			}
 			for _, w := range tc.evals {
@@ -186,10 +203,12 @@ func TestForecastVietnam(t *testing.T) {
 			}, evals: []wantEval{valid(1, "hepb", 1), valid(1, "hib", 1)}},
 		{name: "a dose too early (5 weeks) does not count", cite: "WHO: DTP from 6 weeks",
 			schedules: vn, given: []given{{"dtwp_hepb_hib", "2025-02-19"}}, asOf: "2025-02-20",
+			// Hepatitis B is given from birth, but not with this product before 6 weeks (its label):
+			// the dose does not count for hepatitis B either.
 			evals: []wantEval{invalid(1, "diphtheria", "too_early"), invalid(1, "hib", "too_early"),
-				valid(1, "hepb", 1)}, // a late birth dose: hepatitis B from birth
+				invalid(1, "hepb", "product_age")},
 			recs: []wantRec{{antigen: "diphtheria", dose: 1, earliest: "2025-02-26", due: "2025-03-15", st: "upcoming"},
-				{antigen: "hepb", dose: 2, earliest: "2025-03-19", due: "2025-03-19"}}},
+				{antigen: "hepb", dose: 1, earliest: "2025-01-15", due: "2025-01-15"}}},
 		{name: "a dose too close (17 days) does not count", cite: "TT 10/2024: cách nhau ít nhất 1 tháng",
 			schedules: vn, given: []given{{"dtwp_hepb_hib", "2025-03-15"}, {"dtwp_hepb_hib", "2025-04-01"}}, asOf: "2025-04-02",
 			evals: []wantEval{valid(1, "diphtheria", 1), invalid(2, "diphtheria", "too_close")},
@@ -757,4 +776,165 @@ func TestForecastInvariantsOnRandomRecords(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A dose counts only with a product the schedule's row counts it with (counts_with): an IPV
+// dose is not given with oral polio vaccine, an infant's DTP dose not with reduced-antigen
+// Td/Tdap.
+func TestForecastCountsWithTheRightProduct(t *testing.T) {
+	who, vn, ph, cn, ru := []string{"who"}, []string{"vn_epi"}, []string{"ph_epi"}, []string{"cn_nip"}, []string{"ru_nc"}
+	ipvs := []string{"ipv", "dtap_ipv", "dtap_ipv_hib", "dtap_ipv_hib_hepb"}
+	runCases(t, Default(), []fcase{
+		{name: "six bOPV doses do not complete the WHO series", cite: "WHO polio position paper 2022: at least two IPV doses; bOPV has no type 2",
+			schedules: who, given: []given{{"bopv", born}, {"bopv", "2025-02-26"}, {"bopv", "2025-03-26"}, {"bopv", "2025-04-23"},
+				{"bopv", "2025-05-21"}, {"bopv", "2025-10-15"}}, asOf: "2025-10-16",
+			evals: []wantEval{valid(4, "polio", 4), invalid(5, "polio", "wrong_vaccine"), invalid(6, "polio", "wrong_vaccine")},
+			recs:  []wantRec{{antigen: "polio", dose: 5, doses: 6, due: "2025-04-23", st: "overdue", with: ipvs, without: []string{"bopv"}}}},
+		{name: "IPV and bOPV the same day, IPV recorded first", cite: "WHO summary tables 2025: IPV 1 with bOPV 3 at 14 weeks",
+			schedules: who, given: []given{{"bopv", born}, {"bopv", "2025-02-26"}, {"bopv", "2025-03-26"}, {"ipv", "2025-04-23"}, {"bopv", "2025-04-23"}},
+			asOf:  "2025-04-24",
+			evals: []wantEval{valid(5, "polio", 4), valid(4, "polio", 5)},
+			recs:  []wantRec{{antigen: "polio", dose: 6, earliest: "2025-10-15", with: []string{"ipv"}, without: []string{"bopv"}}}},
+		{name: "a hexavalent counts as an IPV dose", cite: "WHO polio position paper 2022: IPV-containing products",
+			schedules: who, given: []given{{"bopv", born}, {"bopv", "2025-02-26"}, {"bopv", "2025-03-26"}, {"bopv", "2025-04-23"}, {"dtap_ipv_hib_hepb", "2025-04-23"}},
+			asOf: "2025-04-24", evals: []wantEval{valid(5, "polio", 5)}},
+		{name: "bOPV at 5 months is not the Vietnamese IPV dose", cite: "TT 10/2024/TT-BYT: IPV mũi 1 lúc 5 tháng tuổi",
+			schedules: vn, given: []given{{"bopv", "2025-03-15"}, {"bopv", "2025-04-15"}, {"bopv", "2025-05-15"}, {"bopv", "2025-06-15"}}, asOf: "2025-06-16",
+			evals: []wantEval{valid(3, "polio", 3), invalid(4, "polio", "wrong_vaccine")},
+			recs:  []wantRec{{antigen: "polio", dose: 4, with: []string{"ipv"}, without: []string{"bopv"}}}},
+		{name: "bOPV is not the Philippine IPV doses", cite: "DOH NIP: IPV 1 at 14 weeks, IPV 2 at 9 months",
+			schedules: ph, given: []given{{"bopv", "2025-02-26"}, {"bopv", "2025-03-26"}, {"bopv", "2025-04-23"}, {"bopv", "2025-05-23"}, {"bopv", "2025-10-15"}}, asOf: "2025-10-16",
+			evals: []wantEval{valid(3, "polio", 3), invalid(4, "polio", "wrong_vaccine"), invalid(5, "polio", "wrong_vaccine")},
+			recs:  []wantRec{{antigen: "polio", dose: 4, without: []string{"bopv"}}}},
+		{name: "bOPV at 2 months is not China's IPV dose", cite: "国家免疫规划（2021年版）: IPV 2、3月龄",
+			schedules: cn, given: []given{{"bopv", "2025-03-15"}}, asOf: "2025-03-16",
+			evals: []wantEval{invalid(1, "polio", "wrong_vaccine")},
+			recs:  []wantRec{{antigen: "polio", dose: 1, without: []string{"bopv"}}}},
+		{name: "bOPV at 3 months is not Russia's first (inactivated) dose", cite: "Приказ № 1122н: первая и вторая вакцинации инактивированной вакциной",
+			schedules: ru, given: []given{{"bopv", "2025-04-15"}}, asOf: "2025-04-16",
+			evals: []wantEval{invalid(1, "polio", "wrong_vaccine")}},
+		{name: "Tdap at 5 years is not the DTP booster", cite: "WHO diphtheria 2017, pertussis 2015: reduced-antigen Tdap is not for the infant series",
+			schedules: who, given: []given{{"dtwp_hepb_hib", "2025-02-26"}, {"dtwp_hepb_hib", "2025-03-26"}, {"dtwp_hepb_hib", "2025-04-23"}, {"tdap", "2030-02-01"}},
+			asOf:  "2030-02-02",
+			evals: []wantEval{invalid(4, "diphtheria", "wrong_vaccine"), invalid(4, "pertussis", "wrong_vaccine")},
+			recs:  []wantRec{{antigen: "diphtheria", dose: 4, with: []string{"dtap"}, without: []string{"td", "tdap", "dtwp_hepb_hib"}}}},
+		{name: "Td from 7 years completes the DTP series", cite: "WHO diphtheria position paper 2017: from 7 years the series is completed with Td",
+			schedules: who, given: []given{{"dtwp_hepb_hib", "2025-02-26"}, {"dtwp_hepb_hib", "2025-03-26"}, {"td", "2033-02-01"}},
+			asOf:  "2033-02-02",
+			evals: []wantEval{valid(3, "diphtheria", 3), valid(3, "tetanus", 3)},
+			recs:  []wantRec{{antigen: "diphtheria", dose: 4, with: []string{"td"}, without: []string{"dtwp", "dtap"}}, {antigen: "pertussis", st: "aged_out"}}},
+	})
+}
+
+// A product is not given outside its ages (vaccines.tsv min_age, max_age): such a dose does not
+// count, and the forecast names only the products of the child's age.
+func TestForecastProductAges(t *testing.T) {
+	who, ph := []string{"who"}, []string{"ph_pps"}
+	runCases(t, Default(), []fcase{
+		{name: "Td for a 2-month-old", cite: "WHO diphtheria 2017: Td not for the infant series",
+			schedules: who, given: []given{{"td", "2025-03-15"}}, asOf: "2025-03-16",
+			evals: []wantEval{invalid(1, "diphtheria", "product_age"), invalid(1, "tetanus", "product_age")},
+			recs:  []wantRec{{antigen: "diphtheria", dose: 1, without: []string{"td", "tdap"}, with: []string{"dtwp_hepb_hib"}}}},
+		{name: "yellow fever, varicella, typhoid Vi, HPV, Tdap at 2 months", cite: "prescribing information: yellow fever 9 months, varicella 12 months, Typhim Vi 2 years, HPV 9 years, Tdap 4 years",
+			schedules: ph, given: []given{{"yellow_fever", "2025-03-15"}, {"varicella", "2025-03-15"}, {"typhoid_vi", "2025-03-15"}, {"hpv9", "2025-03-15"}, {"tdap", "2025-03-15"}},
+			asOf: "2025-03-16",
+			// Varicella and HPV are also under the schedule's age: too_early says so first (the
+			// check at giving stops the product by its ages all the same).
+			evals: []wantEval{invalid(1, "yellow_fever", "product_age"), invalid(2, "varicella", "too_early"), invalid(3, "typhoid", "product_age"),
+				invalid(4, "hpv", "too_early"), invalid(5, "pertussis", "product_age")}},
+		{name: "DTwP for a 10-year-old", cite: "WHO pertussis position paper 2015: whole-cell pertussis not from 7 years",
+			schedules: who, birth: "2015-01-15", given: []given{{"dtwp", "2025-03-15"}}, asOf: "2025-03-16",
+			evals: []wantEval{invalid(1, "diphtheria", "product_age"), invalid(1, "pertussis", "product_age")}},
+		{name: "Rotarix after 24 weeks, RotaTeq until 32", cite: "Rotarix: completed by 24 weeks; RotaTeq: by 32 weeks",
+			schedules: ph, given: []given{{"rv1", "2025-02-26"}, {"rv1", "2025-07-15"}}, asOf: "2025-07-16",
+			evals: []wantEval{valid(1, "rotavirus", 1), invalid(2, "rotavirus", "product_age")},
+			recs:  []wantRec{{antigen: "rotavirus", dose: 2, with: []string{"rv5"}, without: []string{"rv1"}}}},
+		{name: "a 2-month-old is offered the infant products only", cite: "product ages",
+			schedules: who, asOf: "2025-03-15",
+			recs: []wantRec{{antigen: "diphtheria", dose: 1, with: []string{"dtwp_hepb_hib", "dtwp"}, without: []string{"td", "tdap"}}}},
+	})
+}
+
+// From 7 years no whole-cell pertussis is forecast: an unvaccinated child is given three doses
+// of Td (WHO diphtheria and tetanus position papers 2017).
+func TestForecastSevenYearsAndOverTd(t *testing.T) {
+	var cases []fcase
+	for _, s := range []string{"who", "vn_epi", "ph_epi"} {
+		cases = append(cases, fcase{name: s + ": unvaccinated at 8 years", cite: "WHO diphtheria 2017: Td catch-up from 7 years, 3 doses",
+			schedules: []string{s}, birth: "2017-01-15", asOf: "2025-03-01",
+			recs: []wantRec{
+				{antigen: "diphtheria", dose: 1, doses: 3, st: "overdue", with: []string{"td"}, without: []string{"dtwp", "dtwp_hepb_hib", "dtap", "dt"}},
+				{antigen: "tetanus", dose: 1, doses: 3, with: []string{"td"}, without: []string{"dtwp"}},
+				{antigen: "pertussis", st: "aged_out"},
+			}},
+			fcase{name: s + ": the third Td dose 6 months or more after the second", cite: "WHO diphtheria 2017: Td catch-up",
+				schedules: []string{s}, birth: "2017-01-15", given: []given{{"td", "2025-03-01"}, {"td", "2025-04-01"}}, asOf: "2025-04-02",
+				evals: []wantEval{valid(1, "diphtheria", 1), valid(2, "diphtheria", 2), valid(2, "tetanus", 2)},
+				recs:  []wantRec{{antigen: "diphtheria", dose: 3, doses: 3, with: []string{"td"}}}},
+			fcase{name: s + ": wP at 7 years does not count for pertussis", cite: "WHO pertussis 2015",
+				schedules: []string{s}, birth: "2017-01-15", given: []given{{"dtwp", "2025-03-01"}}, asOf: "2025-03-02",
+				evals: []wantEval{invalid(1, "pertussis", "product_age")},
+				recs:  []wantRec{{antigen: "pertussis", st: "aged_out"}}})
+	}
+	runCases(t, Default(), cases)
+}
+
+// RotaTeq (RV5) is three doses, Rotarix (RV1) two: a dose of RV5 in the series makes it three
+// (WHO rotavirus position paper 2021; ACIP).
+func TestForecastRotavirusSeriesByProduct(t *testing.T) {
+	var cases []fcase
+	for _, s := range []string{"who", "ph_pps"} {
+		cases = append(cases,
+			fcase{name: s + ": two doses of Rotarix complete it", cite: "Rotarix: 2 doses",
+				schedules: []string{s}, given: []given{{"rv1", "2025-02-26"}, {"rv1", "2025-03-26"}}, asOf: "2025-05-01",
+				recs: []wantRec{{antigen: "rotavirus", dose: 2, doses: 2, st: "complete"}}},
+			fcase{name: s + ": two doses of RotaTeq need a third", cite: "RotaTeq: 3 doses",
+				schedules: []string{s}, given: []given{{"rv5", "2025-02-26"}, {"rv5", "2025-03-26"}}, asOf: "2025-04-01",
+				recs: []wantRec{{antigen: "rotavirus", dose: 3, doses: 3, earliest: "2025-04-23", with: []string{"rv5"}}}},
+			fcase{name: s + ": RotaTeq then Rotarix: three doses", cite: "ACIP: any RV5 dose, three doses",
+				schedules: []string{s}, given: []given{{"rv5", "2025-02-26"}, {"rv1", "2025-03-26"}, {"rv1", "2025-04-23"}}, asOf: "2025-05-01",
+				evals: []wantEval{valid(3, "rotavirus", 3)},
+				recs:  []wantRec{{antigen: "rotavirus", dose: 3, doses: 3, st: "complete"}}},
+			fcase{name: s + ": a third dose after two of Rotarix is not needed", cite: "Rotarix: 2 doses",
+				schedules: []string{s}, given: []given{{"rv1", "2025-02-26"}, {"rv1", "2025-03-26"}, {"rv5", "2025-04-23"}}, asOf: "2025-05-01",
+				evals: []wantEval{invalid(3, "rotavirus", "not_needed")}},
+		)
+	}
+	runCases(t, Default(), cases)
+}
+
+// Live injectable vaccines not given the same day are at least 28 days apart, else the later
+// does not count (ACIP General Best Practice Guidelines; WHO).
+func TestForecastLiveInjectableInterval(t *testing.T) {
+	pps := []string{"ph_pps"}
+	runCases(t, Default(), []fcase{
+		{name: "varicella 17 days after MMR", cite: "ACIP General Best Practice: live injectable vaccines 4 weeks apart",
+			schedules: pps, given: []given{{"mmr", "2026-01-15"}, {"varicella", "2026-02-01"}}, asOf: "2026-02-02",
+			evals: []wantEval{valid(1, "measles", 1), invalid(2, "varicella", "live_interval")},
+			recs:  []wantRec{{antigen: "varicella", dose: 1}}},
+		{name: "varicella the same day as MMR", cite: "ACIP: live vaccines the same day",
+			schedules: pps, given: []given{{"mmr", "2026-01-15"}, {"varicella", "2026-01-15"}}, asOf: "2026-01-16",
+			evals: []wantEval{valid(2, "varicella", 1)}},
+		{name: "varicella 28 days after MMR", cite: "ACIP: 28 days",
+			schedules: pps, given: []given{{"mmr", "2026-01-15"}, {"varicella", "2026-02-12"}}, asOf: "2026-02-13",
+			evals: []wantEval{valid(2, "varicella", 1)}},
+		{name: "live JE 15 days after MMR", cite: "ACIP General Best Practice: live injectable vaccines 4 weeks apart",
+			schedules: pps, given: []given{{"mmr_priorix", "2025-10-15"}, {"je_chimeric", "2025-10-30"}}, asOf: "2025-10-31",
+			evals: []wantEval{invalid(2, "je", "live_interval")}},
+	})
+}
+
+// The products of the next dose: those the schedule names for that dose first.
+func TestForecastProductsOfTheDose(t *testing.T) {
+	runCases(t, Default(), []fcase{
+		{name: "Viet Nam's IPV dose names IPV first", cite: "TT 10/2024/TT-BYT: IPV mũi 1 lúc 5 tháng tuổi",
+			schedules: []string{"vn_epi"}, given: []given{{"bopv", "2025-03-15"}, {"bopv", "2025-04-15"}, {"bopv", "2025-05-15"}}, asOf: "2025-05-16",
+			recs: []wantRec{{antigen: "polio", dose: 4, first: "ipv"}}},
+		{name: "Russia's fourth polio dose names bOPV first", cite: "Приказ № 1122н: первая ревакцинация в 18 месяцев (живой вакциной)",
+			schedules: []string{"ru_nc"}, given: []given{{"ipv", "2025-04-15"}, {"ipv", "2025-06-01"}, {"bopv", "2025-07-20"}}, asOf: "2025-07-21",
+			recs: []wantRec{{antigen: "polio", dose: 4, first: "bopv"}}},
+		{name: "the WHO booster at 12 months names DTwP first", cite: "WHO summary tables 2025: DTP-containing booster",
+			schedules: []string{"who"}, given: []given{{"dtwp_hepb_hib", "2025-02-26"}, {"dtwp_hepb_hib", "2025-03-26"}, {"dtwp_hepb_hib", "2025-04-23"}}, asOf: "2025-05-01",
+			recs: []wantRec{{antigen: "diphtheria", dose: 4, first: "dtwp"}}},
+	})
 }

@@ -42,11 +42,20 @@ const (
 	// for the next pertussis dose, ACIP General Best Practice Guidelines, Table 4-1).
 	FindPreviousAnaphylaxis = "previous_anaphylaxis"
 	FindPreviousReaction    = "previous_reaction"
-	SeverityStop            = "stop"
-	SeverityWarn            = "warn"
-	conditionPregnancy      = "pregnancy"
-	conditionImmunosupp     = "immunosuppression"
-	maxVisitsRead           = 500
+	// FindProductAge: the product is not given at the person's age (vaccines.tsv min_age,
+	// max_age): yellow fever at 2 months, DTwP at 10 years.
+	FindProductAge = "product_age"
+	// FindWrongVaccine: the dose the schedule expects is not given with this product (bOPV
+	// where an IPV dose is due): the dose would not count.
+	FindWrongVaccine = "wrong_vaccine"
+	// FindLiveInterval: a live injectable vaccine under 28 days after another (not the same
+	// day): it would not count.
+	FindLiveInterval    = "live_interval"
+	SeverityStop        = "stop"
+	SeverityWarn        = "warn"
+	conditionPregnancy  = "pregnancy"
+	conditionImmunosupp = "immunosuppression"
+	maxVisitsRead       = 500
 )
 
 // Finding is one thing the person giving a vaccine must see first.
@@ -276,9 +285,17 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 	if err != nil {
 		return nil, err
 	}
+	// A product outside the ages it may be given at (yellow fever at 2 months, DTwP at 10
+	// years) stops, whatever the schedules say.
+	if !cat.FitsAge(v.Key, c.Child.BirthDate, day) {
+		add(FindProductAge, SeverityStop, "immunisation.finding.product_age", v.Name)
+	}
 	seen := map[string]bool{}
 	for _, e := range cat.Evaluate(settings.Schedules, c.Child, doses, Dose{Vaccine: v.Key, On: day}) {
-		if e.Valid || (e.Reason != FindTooEarly && e.Reason != FindTooClose && e.Reason != FindTooLate) || seen[e.Reason+e.Antigen] {
+		if e.Valid || seen[e.Reason+e.Antigen] {
+			continue
+		}
+		if e.Reason != FindTooEarly && e.Reason != FindTooClose && e.Reason != FindTooLate && e.Reason != FindWrongVaccine && e.Reason != FindLiveInterval {
 			continue
 		}
 		seen[e.Reason+e.Antigen] = true

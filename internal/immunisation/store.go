@@ -59,6 +59,7 @@ type vaccines interface {
 	Schedules(lang string) []Schedule
 	Forecast(schedules []string, child Child, doses []Dose, excl []Exclusion, asOf string) Forecast
 	Evaluate(schedules []string, child Child, doses []Dose, candidate Dose) []Evaluation
+	FitsAge(vaccine, birth, day string) bool
 }
 
 // shipped is the catalogue the record reads.

@@ -27,6 +27,11 @@ type Vaccine struct {
 	Route string `json:"route"`
 	// Brands: the product's names on the market, by country (vn, ph, ru, cn), as written there.
 	Brands map[string][]string `json:"brands,omitempty"`
+	// MinAge, MaxAge: the ages the product may be given at (its prescribing information), in
+	// the tables' notation ("6w", "7y-1d": under 7 years); empty: no limit. A dose outside them
+	// does not count (product_age) and the check at giving stops it.
+	MinAge string `json:"min_age,omitempty"`
+	MaxAge string `json:"max_age,omitempty"`
 }
 
 // Dose is a dose on the record as the forecast reads it.
@@ -62,7 +67,9 @@ type Evaluation struct {
 	Valid      bool   `json:"valid"`
 	// Reason a dose does not count: too_early (under the minimum age), too_close (under the
 	// minimum interval from the dose before), too_late (past the maximum age the series ends
-	// at, e.g. rotavirus), not_needed (the series was complete), expired.
+	// at, e.g. rotavirus), not_needed (the series was complete), expired, wrong_vaccine (the
+	// schedule's dose is not given with this product: bOPV for an IPV dose, Td for an infant's
+	// DTP dose), product_age (outside the ages the product may be given at).
 	Reason string `json:"reason,omitempty"`
 }
 
@@ -79,8 +86,10 @@ type Recommendation struct {
 	// Status as of the day asked: upcoming (before the due day; it may be given from
 	// earliest), due (due..overdue), overdue (from overdue to latest), complete, aged_out
 	// (past latest, or it cannot be given by then), refused, contraindicated.
-	Status   string   `json:"status"`
-	Vaccines []string `json:"vaccines"` // catalogue products that give it
+	Status string `json:"status"`
+	// Vaccines: the products for this dose — those its row names first, then the others that
+	// count for it — that the child is of an age for on the due day.
+	Vaccines []string `json:"vaccines"`
 	Source   string   `json:"source"`
 }
 

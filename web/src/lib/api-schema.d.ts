@@ -3576,7 +3576,7 @@ export type components = {
     ImmunisationFinding: {
       antigen?: string;
       /** @enum {string} */
-      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today" | "previous_anaphylaxis" | "previous_reaction";
+      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today" | "previous_anaphylaxis" | "previous_reaction" | "product_age" | "wrong_vaccine" | "live_interval";
       /** @description In the caller's language. */
       message: string;
       /** @enum {string} */
@@ -3742,7 +3742,7 @@ export type components = {
             /** Format: date */
             on: string;
             /** @enum {string} */
-            reason?: "too_early" | "too_close" | "too_late" | "not_needed" | "expired";
+            reason?: "too_early" | "too_close" | "too_late" | "not_needed" | "expired" | "wrong_vaccine" | "product_age" | "live_interval";
             record_id: number;
             schedule: string;
             valid: boolean;

@@ -127,7 +127,7 @@ function ForecastTable({ rows, catalogue, titleId, onGive }: { rows: Recommendat
   )
 }
 
-const REASONS = ['too_early', 'too_close', 'not_needed', 'expired']
+const REASONS = ['too_early', 'too_close', 'not_needed', 'expired', 'wrong_vaccine', 'product_age', 'live_interval']
 
 /** The marks of a dose the forecast does not count: for which antigen (of a combination) and why. */
 function InvalidMarks({ evaluations, catalogue }: { evaluations: Evaluation[]; catalogue: Catalogue | undefined }) {

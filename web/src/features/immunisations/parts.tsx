@@ -64,6 +64,9 @@ const FIELD_OF: Record<string, FindingField> = {
   too_early: 'occurred_on',
   too_close: 'occurred_on',
   duplicate_today: 'occurred_on',
+  product_age: 'vaccine',
+  wrong_vaccine: 'vaccine',
+  live_interval: 'occurred_on',
 }
 
 export const fieldOf = (f: Finding): FindingField => FIELD_OF[f.code] ?? 'other'

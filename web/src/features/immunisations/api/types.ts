@@ -144,7 +144,7 @@ export interface RecordInput {
   override_reason: string
 }
 
-export type FindingCode = 'live_pregnancy' | 'live_immunosuppressed' | 'component_allergy' | 'expired_lot' | 'contraindicated' | 'refused' | 'too_early' | 'too_close' | 'duplicate_today'
+export type FindingCode = 'live_pregnancy' | 'live_immunosuppressed' | 'component_allergy' | 'expired_lot' | 'contraindicated' | 'refused' | 'too_early' | 'too_close' | 'too_late' | 'duplicate_today' | 'product_age' | 'wrong_vaccine' | 'live_interval'
 
 /** What the safety check says of a dose about to be given, in the user's language. */
 export interface Finding {
