@@ -432,7 +432,7 @@ var reverseSources = map[string]func(h *Handler, patients []int64, lang string) 
 			if err != nil {
 				return nil, err
 			}
-			return list, h.counted(ctx, list)
+			return list, nil
 		}, id: func(x immunisation.Recorded) int64 { return x.ID }}
 		return []reverseSource{{"", doses.source(true, func(x immunisation.Recorded) []Resource { return []Resource{toImmunization(x, lang)} })}}
 	},

@@ -40,9 +40,7 @@ var typeImmunization = resourceType{
 					if err != nil || !found {
 						return readRecord{}, found, err
 					}
-					list := []immunisation.Recorded{x}
-					err = h.counted(ctx, list)
-					return readRecord{list[0], lang}, true, err
+					return readRecord{x, lang}, true, nil
 				},
 				func(x readRecord) []Resource { return []Resource{toImmunization(x.Recorded, x.lang)} },
 				func(x readRecord) int64 { return x.PatientID }),
@@ -65,16 +63,10 @@ func (h *Handler) immunisations(ids []int64, patientID int64, since *time.Time) 
 			if err != nil {
 				return nil, err
 			}
-			return list, h.counted(ctx, list)
+			return list, nil
 		},
 		id: func(x immunisation.Recorded) int64 { return x.ID },
 	}
-}
-
-// counted fills in how each patient's forecast of today counts the doses of list (the series
-// and dose number each counts as, in protocolApplied).
-func (h *Handler) counted(ctx context.Context, list []immunisation.Recorded) error {
-	return immunisation.WithEvaluations(ctx, h.DB, immunisation.Default(), list, h.Visits.Today())
 }
 
 // immunizationPlan reads an Immunization search over the records; the status, vaccine code
@@ -264,11 +256,6 @@ func toImmunization(x immunisation.Recorded, lang string) Immunization {
 	}
 	return m
 }
-
-// notCounted says why the forecast does not count a dose.
-var notCounted = map[string]string{immunisation.ReasonTooEarly: "given under the minimum age",
-	immunisation.ReasonTooClose: "given sooner than the minimum interval after the dose before",
-	immunisation.ReasonTooLate:  "given past the series' maximum age", immunisation.ReasonNotNeeded: "the series was already complete"}
 
 // reactionText says a reaction in words: what, how severe, serious or not, its description
 // and to whom it was reported.
