@@ -416,6 +416,9 @@ func immunisations(lang string, c immunisation.Card) Value {
 			if *d.Elsewhere != "" {
 				by = i18n.T(lang, "document.value.imm.elsewhere_at", *d.Elsewhere)
 			}
+			if d.Source != "" {
+				by += " (" + i18n.T(lang, "document.value.imm.source."+d.Source) + ")"
+			}
 		}
 		doses = append(doses, []string{day(lang, d.On), d.Vaccine, d.Antigens, dose, d.Lot, by})
 	}

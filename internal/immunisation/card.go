@@ -22,9 +22,12 @@ type CardDose struct {
 	Dose     int    // the dose it counts as (0: not said)
 	Lot      string
 	GivenBy  string // who gave it here; empty for a dose given elsewhere
-	// Elsewhere is set for a dose given elsewhere: where (the place, else the source) or "".
+	// Elsewhere is set for a dose given elsewhere: where (the place) or "".
 	Elsewhere *string
-	givenBy   int64
+	// Source is how a dose given elsewhere is known: card, registry or parent (a parent's
+	// account is said so on the paper).
+	Source  string
+	givenBy int64
 }
 
 // CardDue is a next dose as the card lists it.
@@ -100,10 +103,7 @@ func CardOf(ctx context.Context, q database.Querier, patientID int64, lang, asOf
 		}
 		if kind == "elsewhere" {
 			where := strings.TrimSpace(place)
-			if where == "" {
-				where = source
-			}
-			d.Elsewhere = &where
+			d.Elsewhere, d.Source = &where, source
 		} else {
 			d.GivenBy = by
 			if givenBy.Valid {
