@@ -26,24 +26,24 @@ list_sql() { # today eighteen-years-ago one-year-ago two-years-ago
   cat <<SQL
 SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
  FROM immunisation_due d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
- WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND d.birth_date > '$2' AND d.due_on <= '$1'
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND d.due_on <= '$1'
  ORDER BY d.due_on, d.patient_id, d.antigen LIMIT 51;
 SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d
- WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND d.birth_date > '$2' AND d.due_on <= '$1' AND d.overdue_on <= '$1' LIMIT 1001) c;
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND NOT (d.due_on > '$1') AND d.overdue_on <= '$1' LIMIT 1001) c;
 SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d
- WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND d.birth_date > '$2' AND d.due_on <= '$1' AND d.overdue_on > '$1' LIMIT 1001) c;
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND NOT (d.due_on > '$1') AND d.overdue_on > '$1' LIMIT 1001) c;
 SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
  FROM immunisation_due d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
- WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND d.birth_date > '$2' AND d.antigen = 'measles'
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND d.antigen = 'measles'
  AND d.birth_date > '$4' AND d.birth_date <= '$3' AND d.due_on <= '$1' AND d.overdue_on <= '$1'
  ORDER BY d.due_on, d.patient_id, d.antigen LIMIT 51;
 SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
  FROM immunisation_due d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
- WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND d.birth_date > '$2' AND d.due_on <= '$1' AND d.overdue_on > '$1'
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND d.due_on <= '$1' AND d.overdue_on > '$1'
  ORDER BY d.overdue_on, d.patient_id, d.antigen LIMIT 51;
 SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
  FROM immunisation_due d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
- WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND d.birth_date > '$2'
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2')
  AND d.birth_date > '$4' AND d.birth_date <= '$3' AND d.due_on <= '$1'
  ORDER BY d.due_on, d.patient_id, d.antigen LIMIT 51;
 SQL

@@ -185,7 +185,11 @@ func bandOf(birth, today string) string {
 func (q DueQuery) filter(today string) (string, []any) {
 	var b strings.Builder
 	args := []any{today, yearsBefore(today, ChildAgeLimit)}
-	b.WriteString(`d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= $1) AND d.birth_date > $2`)
+	// The age limit is written NOT (… <=) so that SQLite does not take it for a range of the
+	// birth-date index: it holds for nearly every row, and the order's index is the one to
+	// walk (a band below is the birth-date range). PostgreSQL reads it as the range and
+	// weighs it by its statistics.
+	b.WriteString(`d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= $1) AND NOT (d.birth_date <= $2)`)
 	if q.Antigen != "" {
 		args = append(args, q.Antigen)
 		fmt.Fprintf(&b, ` AND d.antigen = $%d`, len(args))
@@ -220,8 +224,10 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 		}{{">", &c.Due}, {"<=", &c.Overdue}} {
 			countArgs := append(append([]any{}, args...), today, CountCap+1)
 			k := len(countArgs)
+			// The due day as NOT (… >): the count walks the overdue day's index (the doses due
+			// are the first rows past today there), not every row due before today.
 			if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d
-				WHERE `+where+` AND d.due_on <= $`+strconv.Itoa(k-1)+` AND d.overdue_on `+part.cmp+` $`+strconv.Itoa(k-1)+` LIMIT $`+strconv.Itoa(k)+`) c`,
+				WHERE `+where+` AND NOT (d.due_on > $`+strconv.Itoa(k-1)+`) AND d.overdue_on `+part.cmp+` $`+strconv.Itoa(k-1)+` LIMIT $`+strconv.Itoa(k)+`) c`,
 				countArgs...).Scan(part.n); err != nil {
 				return DuePage{}, fmt.Errorf("count the due list: %w", err)
 			}
