@@ -182,9 +182,15 @@ func bandOf(birth, today string) string {
 // arguments from $1 on: the rows not past their latest day, of patients on the register
 // under the children's age limit. It reads the due table alone: the rows carry the child's
 // birth date and whether archived (kept by the patient store's ChildChanged hook).
-func (q DueQuery) filter(today string) (string, []any) {
+//
+// from is the rows the statement reads (d): the due table, or for an age band the band's
+// rows first — a range of the birth-date index, materialised then sorted — since a band is
+// a small part of the list whose rows lie scattered along the order's index (a walk of it
+// would pass most of the list before the band's page); with is the statement's WITH for it.
+func (q DueQuery) filter(today string) (with, from, where string, args []any) {
 	var b strings.Builder
-	args := []any{today, yearsBefore(today, ChildAgeLimit)}
+	from = "immunisation_due d"
+	args = []any{today, yearsBefore(today, ChildAgeLimit)}
 	// The age limit is written NOT (… <=) so that SQLite does not take it for a range of the
 	// birth-date index: it holds for nearly every row, and the order's index is the one to
 	// walk (a band below is the birth-date range). PostgreSQL reads it as the range and
@@ -198,8 +204,15 @@ func (q DueQuery) filter(today string) (string, []any) {
 		y := bandYears[q.Band]
 		args = append(args, yearsBefore(today, y[1]), yearsBefore(today, y[0]))
 		fmt.Fprintf(&b, ` AND d.birth_date > $%d AND d.birth_date <= $%d`, len(args)-1, len(args))
+		antigen := ""
+		if q.Antigen != "" {
+			antigen = " AND antigen = $3"
+		}
+		with = fmt.Sprintf(`WITH band AS MATERIALIZED (SELECT * FROM immunisation_due WHERE archived = FALSE%s AND birth_date > $%d AND birth_date <= $%d) `,
+			antigen, len(args)-1, len(args))
+		from = "band d"
 	}
-	return b.String(), args
+	return with, from, b.String(), args
 }
 
 // DueList reads a page of the clinic's due list as of today (the clinic's day), names in lang.
@@ -208,7 +221,7 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 	if err != nil {
 		return DuePage{}, err
 	}
-	where, args := q.filter(today)
+	with, from, where, args := q.filter(today)
 	horizon := today
 	if q.Before != "" {
 		horizon = q.Before
@@ -226,7 +239,7 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 			k := len(countArgs)
 			// The due day as NOT (… >): the count walks the overdue day's index (the doses due
 			// are the first rows past today there), not every row due before today.
-			if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d
+			if err := db.QueryRowContext(ctx, with+`SELECT COUNT(*) FROM (SELECT 1 FROM `+from+`
 				WHERE `+where+` AND NOT (d.due_on > $`+strconv.Itoa(k-1)+`) AND d.overdue_on `+part.cmp+` $`+strconv.Itoa(k-1)+` LIMIT $`+strconv.Itoa(k)+`) c`,
 				countArgs...).Scan(part.n); err != nil {
 				return DuePage{}, fmt.Errorf("count the due list: %w", err)
@@ -261,8 +274,8 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 		where += fmt.Sprintf(` AND %[1]s >= $%[2]d AND (%[1]s, d.patient_id, d.antigen) > ($%[2]d, $%[3]d, $%[4]d)`, order, k-2, k-1, k)
 	}
 	args = append(args, q.Limit+1)
-	rows, err := db.QueryContext(ctx, `SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
-		FROM immunisation_due d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
+	rows, err := db.QueryContext(ctx, with+`SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
+		FROM `+from+` LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
 		WHERE `+where+` ORDER BY `+order+`, d.patient_id, d.antigen LIMIT $`+strconv.Itoa(len(args)), args...)
 	if err != nil {
 		return DuePage{}, fmt.Errorf("read the due list: %w", err)
