@@ -32,8 +32,8 @@ SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d
  WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND NOT (d.due_on > '$1') AND d.overdue_on <= '$1' LIMIT 1001) c;
 SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d
  WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND NOT (d.due_on > '$1') AND d.overdue_on > '$1' LIMIT 1001) c;
-SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
- FROM immunisation_due d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
+WITH band AS MATERIALIZED (SELECT * FROM immunisation_due WHERE archived = FALSE AND antigen = 'measles' AND birth_date > '$4' AND birth_date <= '$3') SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
+ FROM band d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
  WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND d.antigen = 'measles'
  AND d.birth_date > '$4' AND d.birth_date <= '$3' AND d.due_on <= '$1' AND d.overdue_on <= '$1'
  ORDER BY d.due_on, d.patient_id, d.antigen LIMIT 51;
@@ -41,8 +41,8 @@ SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue
  FROM immunisation_due d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
  WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND d.due_on <= '$1' AND d.overdue_on > '$1'
  ORDER BY d.overdue_on, d.patient_id, d.antigen LIMIT 51;
-SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
- FROM immunisation_due d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
+WITH band AS MATERIALIZED (SELECT * FROM immunisation_due WHERE archived = FALSE AND birth_date > '$4' AND birth_date <= '$3') SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
+ FROM band d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
  WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2')
  AND d.birth_date > '$4' AND d.birth_date <= '$3' AND d.due_on <= '$1'
  ORDER BY d.due_on, d.patient_id, d.antigen LIMIT 51;
@@ -60,7 +60,7 @@ measure() { # label database-url
       DELETE FROM immunisation_due; $antigens INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on, birth_date, archived)
       SELECT p.id, a.antigen, a.dose, 'who', date(p.birth_date, '+' || a.days || ' days'), date(p.birth_date, '+' || (a.days + p.id % 200) || ' days'),
         date(p.birth_date, '+' || (a.days + p.id % 200 + 30) || ' days'), p.birth_date, p.archived_at IS NOT NULL FROM patients p CROSS JOIN a; ANALYZE;"
-    plans+="### $1"$'\n\n```\n'"$(list_sql "$today" "$eighteen" "$one" "$two" | sed 's/^SELECT/EXPLAIN QUERY PLAN SELECT/' | sqlite3 "$file")"$'\n```\n\n'
+    plans+="### $1"$'\n\n```\n'"$(list_sql "$today" "$eighteen" "$one" "$two" | sed -E 's/^(SELECT|WITH)/EXPLAIN QUERY PLAN \1/' | sqlite3 "$file")"$'\n```\n\n'
   else
     local db=${2%%\?*}
     psql -q "$db" -c "UPDATE patients SET birth_date = (current_date - (random() * 6570)::int)::text" \
@@ -68,7 +68,7 @@ measure() { # label database-url
       -c "$antigens INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on, birth_date, archived)
       SELECT p.id, a.antigen, a.dose, 'who', (p.birth_date::date + a.days)::text, (p.birth_date::date + a.days + (p.id % 200)::int)::text,
         (p.birth_date::date + a.days + (p.id % 200)::int + 30)::text, p.birth_date, p.archived_at IS NOT NULL FROM patients p CROSS JOIN a" -c ANALYZE
-    plans+="### $1"$'\n\n```\n'"$(list_sql "$today" "$eighteen" "$one" "$two" | sed 's/^SELECT/EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT/' | psql -q -A -t "$db")"$'\n```\n\n'
+    plans+="### $1"$'\n\n```\n'"$(list_sql "$today" "$eighteen" "$one" "$two" | sed -E 's/^(SELECT|WITH)/EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) \1/' | psql -q -A -t "$db")"$'\n```\n\n'
   fi
   serve_and_load "$1" "$2" "immunisation=$CHILDREN"
 }
