@@ -183,13 +183,14 @@ func bandOf(birth, today string) string {
 // under the children's age limit. It reads the due table alone: the rows carry the child's
 // birth date and whether archived (kept by the patient store's ChildChanged hook).
 //
-// from is the rows the statement reads (d): the due table, or for an age band the band's
-// rows first — a range of the birth-date index, materialised then sorted — since a band is
-// a small part of the list whose rows lie scattered along the order's index (a walk of it
-// would pass most of the list before the band's page); with is the statement's WITH for it.
-func (q DueQuery) filter(today string) (with, from, where string, args []any) {
+// with is the statement's WITH of the rows it reads (band, as d): the due table (the WITH
+// then folded into the statement by the planner), or for an age band of a year the band's rows first
+// — a range of the birth-date index, materialised then sorted — since a band is a small
+// part of the list whose rows lie scattered along the order's index (a walk of it would
+// pass most of the list before the band's page).
+func (q DueQuery) filter(today string) (with, where string, args []any) {
 	var b strings.Builder
-	from = "immunisation_due d"
+	with = `WITH band AS (SELECT * FROM immunisation_due) `
 	args = []any{today, yearsBefore(today, ChildAgeLimit)}
 	// The age limit is written NOT (… <=) so that SQLite does not take it for a range of the
 	// birth-date index: it holds for nearly every row, and the order's index is the one to
@@ -203,16 +204,22 @@ func (q DueQuery) filter(today string) (with, from, where string, args []any) {
 	if q.Band != "" {
 		y := bandYears[q.Band]
 		args = append(args, yearsBefore(today, y[1]), yearsBefore(today, y[0]))
-		fmt.Fprintf(&b, ` AND d.birth_date > $%d AND d.birth_date <= $%d`, len(args)-1, len(args))
+		// The band's bounds as NOT (…), as the age limit: a wide band (a third of the list
+		// and more) is a filter on the walk of the order's index, which carries the birth
+		// date; a band of a year (a small part of the list, its rows scattered along that
+		// index) is read first, below.
+		fmt.Fprintf(&b, ` AND NOT (d.birth_date <= $%d) AND NOT (d.birth_date > $%d)`, len(args)-1, len(args))
+		if y[1]-y[0] > 1 {
+			return with, b.String(), args
+		}
 		antigen := ""
 		if q.Antigen != "" {
 			antigen = " AND antigen = $3"
 		}
 		with = fmt.Sprintf(`WITH band AS MATERIALIZED (SELECT * FROM immunisation_due WHERE archived = FALSE%s AND birth_date > $%d AND birth_date <= $%d) `,
 			antigen, len(args)-1, len(args))
-		from = "band d"
 	}
-	return with, from, b.String(), args
+	return with, b.String(), args
 }
 
 // DueList reads a page of the clinic's due list as of today (the clinic's day), names in lang.
@@ -221,7 +228,7 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 	if err != nil {
 		return DuePage{}, err
 	}
-	with, from, where, args := q.filter(today)
+	with, where, args := q.filter(today)
 	horizon := today
 	if q.Before != "" {
 		horizon = q.Before
@@ -239,7 +246,7 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 			k := len(countArgs)
 			// The due day as NOT (… >): the count walks the overdue day's index (the doses due
 			// are the first rows past today there), not every row due before today.
-			if err := db.QueryRowContext(ctx, with+`SELECT COUNT(*) FROM (SELECT 1 FROM `+from+`
+			if err := db.QueryRowContext(ctx, with+`SELECT COUNT(*) FROM (SELECT 1 FROM band d
 				WHERE `+where+` AND NOT (d.due_on > $`+strconv.Itoa(k-1)+`) AND d.overdue_on `+part.cmp+` $`+strconv.Itoa(k-1)+` LIMIT $`+strconv.Itoa(k)+`) c`,
 				countArgs...).Scan(part.n); err != nil {
 				return DuePage{}, fmt.Errorf("count the due list: %w", err)
@@ -275,7 +282,7 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 	}
 	args = append(args, q.Limit+1)
 	rows, err := db.QueryContext(ctx, with+`SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
-		FROM `+from+` LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
+		FROM band d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
 		WHERE `+where+` ORDER BY `+order+`, d.patient_id, d.antigen LIMIT $`+strconv.Itoa(len(args)), args...)
 	if err != nil {
 		return DuePage{}, fmt.Errorf("read the due list: %w", err)
