@@ -24,19 +24,28 @@ antigens="WITH a(antigen, dose, days) AS (VALUES ('measles', 2, 540), ('polio', 
 # antigen's overdue children of a band (the arguments written in).
 list_sql() { # today eighteen-years-ago one-year-ago two-years-ago
   cat <<SQL
-SELECT d.patient_id, p.mrn, p.first_name, d.antigen, d.due_on, r.sent_at FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
- LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
- WHERE (d.latest_on = '' OR d.latest_on >= '$1') AND p.archived_at IS NULL AND p.birth_date > '$2' AND d.due_on <= '$1'
+SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
+ FROM immunisation_due d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND d.due_on <= '$1'
  ORDER BY d.due_on, d.patient_id, d.antigen LIMIT 51;
-SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
- WHERE (d.latest_on = '' OR d.latest_on >= '$1') AND p.archived_at IS NULL AND p.birth_date > '$2' AND d.due_on <= '$1' AND d.overdue_on <= '$1' LIMIT 1001) c;
-SELECT d.patient_id, d.antigen, d.due_on FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
- WHERE (d.latest_on = '' OR d.latest_on >= '$1') AND p.archived_at IS NULL AND p.birth_date > '$2' AND d.antigen = 'measles'
- AND p.birth_date > '$4' AND p.birth_date <= '$3' AND d.due_on <= '$1' AND d.overdue_on <= '$1'
+SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND NOT (d.due_on > '$1') AND d.overdue_on <= '$1' LIMIT 1001) c;
+SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND NOT (d.due_on > '$1') AND d.overdue_on > '$1' LIMIT 1001) c;
+WITH band AS MATERIALIZED (SELECT * FROM immunisation_due WHERE archived = FALSE AND antigen = 'measles' AND birth_date > '$4' AND birth_date <= '$3') SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
+ FROM band d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND d.antigen = 'measles'
+ AND d.birth_date > '$4' AND d.birth_date <= '$3' AND d.due_on <= '$1' AND d.overdue_on <= '$1'
  ORDER BY d.due_on, d.patient_id, d.antigen LIMIT 51;
-SELECT d.patient_id, d.antigen, d.overdue_on FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
- WHERE (d.latest_on = '' OR d.latest_on >= '$1') AND p.archived_at IS NULL AND p.birth_date > '$2' AND d.due_on <= '$1' AND d.overdue_on > '$1'
+SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
+ FROM immunisation_due d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2') AND d.due_on <= '$1' AND d.overdue_on > '$1'
  ORDER BY d.overdue_on, d.patient_id, d.antigen LIMIT 51;
+WITH band AS MATERIALIZED (SELECT * FROM immunisation_due WHERE archived = FALSE AND birth_date > '$4' AND birth_date <= '$3') SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
+ FROM band d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
+ WHERE d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= '$1') AND NOT (d.birth_date <= '$2')
+ AND d.birth_date > '$4' AND d.birth_date <= '$3' AND d.due_on <= '$1'
+ ORDER BY d.due_on, d.patient_id, d.antigen LIMIT 51;
 SQL
 }
 
@@ -48,17 +57,18 @@ measure() { # label database-url
   if [[ $2 == sqlite:* ]]; then
     local file=${2#sqlite:}
     sqlite3 "$file" "UPDATE patients SET birth_date = date('now', '-' || (abs(random()) % 6570) || ' days');
-      $antigens INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on)
+      DELETE FROM immunisation_due; $antigens INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on, birth_date, archived)
       SELECT p.id, a.antigen, a.dose, 'who', date(p.birth_date, '+' || a.days || ' days'), date(p.birth_date, '+' || (a.days + p.id % 200) || ' days'),
-        date(p.birth_date, '+' || (a.days + p.id % 200 + 30) || ' days') FROM patients p CROSS JOIN a; ANALYZE;"
-    plans+="### $1"$'\n\n```\n'"$(list_sql "$today" "$eighteen" "$one" "$two" | sed 's/^SELECT/EXPLAIN QUERY PLAN SELECT/' | sqlite3 "$file")"$'\n```\n\n'
+        date(p.birth_date, '+' || (a.days + p.id % 200 + 30) || ' days'), p.birth_date, p.archived_at IS NOT NULL FROM patients p CROSS JOIN a; ANALYZE;"
+    plans+="### $1"$'\n\n```\n'"$(list_sql "$today" "$eighteen" "$one" "$two" | sed -E 's/^(SELECT|WITH)/EXPLAIN QUERY PLAN \1/' | sqlite3 "$file")"$'\n```\n\n'
   else
     local db=${2%%\?*}
     psql -q "$db" -c "UPDATE patients SET birth_date = (current_date - (random() * 6570)::int)::text" \
-      -c "$antigens INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on)
+      -c "DELETE FROM immunisation_due" \
+      -c "$antigens INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on, birth_date, archived)
       SELECT p.id, a.antigen, a.dose, 'who', (p.birth_date::date + a.days)::text, (p.birth_date::date + a.days + (p.id % 200)::int)::text,
-        (p.birth_date::date + a.days + (p.id % 200)::int + 30)::text FROM patients p CROSS JOIN a" -c ANALYZE
-    plans+="### $1"$'\n\n```\n'"$(list_sql "$today" "$eighteen" "$one" "$two" | sed 's/^SELECT/EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT/' | psql -q -A -t "$db")"$'\n```\n\n'
+        (p.birth_date::date + a.days + (p.id % 200)::int + 30)::text, p.birth_date, p.archived_at IS NOT NULL FROM patients p CROSS JOIN a" -c ANALYZE
+    plans+="### $1"$'\n\n```\n'"$(list_sql "$today" "$eighteen" "$one" "$two" | sed -E 's/^(SELECT|WITH)/EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) \1/' | psql -q -A -t "$db")"$'\n```\n\n'
   fi
   serve_and_load "$1" "$2" "immunisation=$CHILDREN"
 }

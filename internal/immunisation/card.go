@@ -51,7 +51,7 @@ func CardOf(ctx context.Context, q database.Querier, patientID int64, lang, asOf
 	if err != nil {
 		return Card{}, err
 	}
-	f, _, err := forecastOf(ctx, q, patientID, set.Schedules, asOf)
+	f, _, _, err := forecastOf(ctx, q, patientID, set.Schedules, asOf)
 	if err != nil {
 		return Card{}, err
 	}

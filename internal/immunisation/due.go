@@ -15,8 +15,8 @@ import (
 // The due table (immunisation_due) holds each child's next dose per antigen — the forecast's
 // first open recommendation — so that the clinic's list of 20,000 children is an index range,
 // not 20,000 forecasts. It is rebuilt for a child whenever the child's record changes (the
-// record store calls RefreshDue), the birth date changes or the patient is registered (the
-// patient store's BirthDateChanged hook), and for every child when the clinic's schedules
+// record store calls RefreshDue), the patient is registered, their birth date changes or they
+// are archived or restored (the patient store's ChildChanged hook), and for every child when the clinic's schedules
 // change (RequestRefreshAll in the settings' save, then RefreshAll). The forecast stays the
 // truth: the table is what it said on the last change.
 
@@ -64,21 +64,22 @@ func open(r Recommendation) bool {
 
 // forecastOf is the forecast of a child's record as of asOf under the clinic's schedules:
 // its completed doses (given here or elsewhere) and exclusions (refusals, contraindications).
-func forecastOf(ctx context.Context, q database.Querier, patientID int64, schedules []string, asOf string) (Forecast, bool, error) {
-	found, err := patient.Records(ctx, q, []int64{patientID})
+// The child is read through the patient store (found false: no such patient).
+func forecastOf(ctx context.Context, q database.Querier, patientID int64, schedules []string, asOf string) (Forecast, patient.Brief, bool, error) {
+	found, err := patient.Briefs(ctx, q, []int64{patientID})
 	if err != nil {
-		return Forecast{}, false, err
+		return Forecast{}, patient.Brief{}, false, err
 	}
 	p, ok := found[patientID]
 	if !ok {
-		return Forecast{}, false, nil
+		return Forecast{}, p, false, nil
 	}
 	child := Child{BirthDate: p.BirthDate, Sex: p.Sex}
 	doses, excl, err := recordOf(ctx, q, patientID)
 	if err != nil {
-		return Forecast{}, false, err
+		return Forecast{}, p, false, err
 	}
-	return Default().Forecast(schedules, child, doses, excl, asOf), true, nil
+	return Default().Forecast(schedules, child, doses, excl, asOf), p, true, nil
 }
 
 // recordOf reads what the forecast counts of a patient's record: every completed dose and
@@ -128,7 +129,9 @@ func today(loc *time.Location, now time.Time) string {
 
 // RefreshDue rebuilds, inside tx, patient patientID's rows of the due table from the forecast
 // of the record as it is in tx. The record store calls it after every write of a child's
-// record; the patient store's BirthDateChanged hook after a registration or a new birth date.
+// record; the patient store's ChildChanged hook after a registration, a new birth date, an
+// archiving or a restoring. The rows carry the child's birth date and whether archived: what
+// the list filters on.
 func RefreshDue(ctx context.Context, tx *sql.Tx, patientID int64) error {
 	set, err := ReadDueSettings(ctx, tx)
 	if err != nil {
@@ -138,7 +141,7 @@ func RefreshDue(ctx context.Context, tx *sql.Tx, patientID int64) error {
 }
 
 func refreshDue(ctx context.Context, tx *sql.Tx, patientID int64, schedules []string, asOf string) error {
-	f, found, err := forecastOf(ctx, tx, patientID, schedules, asOf)
+	f, child, found, err := forecastOf(ctx, tx, patientID, schedules, asOf)
 	if err != nil {
 		return err
 	}
@@ -161,8 +164,9 @@ func refreshDue(ctx context.Context, tx *sql.Tx, patientID int64, schedules []st
 		if overdue == "" {
 			overdue = r.DueOn
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on, latest_on)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, patientID, r.Antigen, r.DoseNumber, r.Schedule, earliest, r.DueOn, overdue, r.LatestOn); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on, latest_on,
+			birth_date, archived) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			patientID, r.Antigen, r.DoseNumber, r.Schedule, earliest, r.DueOn, overdue, r.LatestOn, child.BirthDate, child.Archived); err != nil {
 			return fmt.Errorf("write a due row: %w", err)
 		}
 	}
@@ -216,21 +220,8 @@ func refreshNext(ctx context.Context, db *database.DB) (int, bool, error) {
 		if err != nil {
 			return fmt.Errorf("read the due rebuild: %w", err)
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM patients WHERE id > $1 ORDER BY id LIMIT $2`, after, RefreshBatch)
+		ids, err := patient.IDsAfter(ctx, tx, after, RefreshBatch)
 		if err != nil {
-			return fmt.Errorf("read the next patients: %w", err)
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		if len(ids) == 0 {

@@ -117,9 +117,14 @@ func (f *dueFixture) due(t *testing.T, id int64, rows ...[4]any) {
 	if _, err := f.env.DB.ExecContext(ctx, `DELETE FROM immunisation_due WHERE patient_id = $1`, id); err != nil {
 		t.Fatal(err)
 	}
+	var birth string
+	var archived bool
+	if err := f.env.DB.QueryRowContext(ctx, `SELECT birth_date, archived_at IS NOT NULL FROM patients WHERE id = $1`, id).Scan(&birth, &archived); err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range rows {
-		if _, err := f.env.DB.ExecContext(ctx, `INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on)
-			VALUES ($1, $2, $3, 'who', $4, $4, $5)`, id, r[0], r[1], r[2], r[3]); err != nil {
+		if _, err := f.env.DB.ExecContext(ctx, `INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on, birth_date, archived)
+			VALUES ($1, $2, $3, 'who', $4, $4, $5, $6, $7)`, id, r[0], r[1], r[2], r[3], birth, archived); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -442,6 +447,57 @@ func TestRefreshDue(t *testing.T) {
 		}
 		if n, err := immunisation.RefreshAll(ctx, db); err != nil || n != 0 {
 			t.Fatalf("nothing asked: %d %v", n, err)
+		}
+
+		// The rows carry what the list filters on: the birth date, and whether archived —
+		// following an archiving and a restoring.
+		flags := func(want bool) {
+			t.Helper()
+			var n int
+			if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM immunisation_due WHERE patient_id = $1 AND birth_date = $2 AND archived = $3`,
+				id, bornAgo(1, 0), want).Scan(&n); err != nil || n == 0 {
+				t.Fatalf("rows archived %v with the birth date: %d %v", want, n, err)
+			}
+			if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM immunisation_due WHERE patient_id = $1 AND (birth_date <> $2 OR archived <> $3)`,
+				id, bornAgo(1, 0), want).Scan(&n); err != nil || n != 0 {
+				t.Fatalf("rows not following: %d %v", n, err)
+			}
+		}
+		flags(false)
+		if r := f.rec.Do("POST", "/api/patients/"+dueItoa(id)+"/archive", map[string]any{"reason": "Moved away"}); r.Status != http.StatusOK {
+			t.Fatalf("archive: %d %s", r.Status, r.Body)
+		}
+		flags(true)
+		if r := f.rec.Do("POST", "/api/patients/"+dueItoa(id)+"/restore", nil); r.Status != http.StatusOK {
+			t.Fatalf("restore: %d %s", r.Status, r.Body)
+		}
+		flags(false)
+		check(bornAgo(1, 0))
+	})
+}
+
+// TestScheduleChangeRebuildsEveryChild: a change of the clinic's schedules rebuilds the due
+// rows of every child, also of one who had none (not only of those who had rows).
+func TestScheduleChangeRebuildsEveryChild(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		ctx := context.Background()
+		f := newDueFixture(t, db)
+		id := f.child(t, "Rowless", bornAgo(0, 75), nil)
+		if _, err := db.ExecContext(ctx, `DELETE FROM immunisation_due WHERE patient_id = $1`, id); err != nil {
+			t.Fatal(err)
+		}
+		var set map[string]any
+		f.admin.Do("GET", "/api/immunisation/settings", nil).JSON(t, &set)
+		set["schedules"] = []string{"ru_nc"}
+		if r := f.admin.Do("PUT", "/api/immunisation/settings", set); r.Status != http.StatusOK {
+			t.Fatalf("save: %d %s", r.Status, r.Body)
+		}
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM immunisation_due WHERE patient_id = $1 AND schedule = 'ru_nc'`, id).Scan(&n); err != nil || n == 0 {
+			t.Fatalf("the child's rows under the new schedule: %d %v", n, err)
+		}
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM immunisation_due_rebuild`).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("rebuild left: %d %v", n, err)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"emr/internal/apperr"
 	"emr/internal/database"
 	"emr/internal/i18n"
+	"emr/internal/patient"
 )
 
 // The age bands of the due list, by birth date: [from, to) years of age.
@@ -178,11 +180,23 @@ func bandOf(birth, today string) string {
 
 // filter is the WHERE of the list's rows under q's antigen and band (not the status), its
 // arguments from $1 on: the rows not past their latest day, of patients on the register
-// under the children's age limit.
-func (q DueQuery) filter(today string) (string, []any) {
+// under the children's age limit. It reads the due table alone: the rows carry the child's
+// birth date and whether archived (kept by the patient store's ChildChanged hook).
+//
+// with is the statement's WITH of the rows it reads (band, as d): the due table (the WITH
+// then folded into the statement by the planner), or for an age band of a year the band's rows first
+// — a range of the birth-date index, materialised then sorted — since a band is a small
+// part of the list whose rows lie scattered along the order's index (a walk of it would
+// pass most of the list before the band's page).
+func (q DueQuery) filter(today string) (with, where string, args []any) {
 	var b strings.Builder
-	args := []any{today, yearsBefore(today, ChildAgeLimit)}
-	b.WriteString(`(d.latest_on = '' OR d.latest_on >= $1) AND p.archived_at IS NULL AND p.birth_date > $2`)
+	with = `WITH band AS (SELECT * FROM immunisation_due) `
+	args = []any{today, yearsBefore(today, ChildAgeLimit)}
+	// The age limit is written NOT (… <=) so that SQLite does not take it for a range of the
+	// birth-date index: it holds for nearly every row, and the order's index is the one to
+	// walk (a band below is the birth-date range). PostgreSQL reads it as the range and
+	// weighs it by its statistics.
+	b.WriteString(`d.archived = FALSE AND (d.latest_on = '' OR d.latest_on >= $1) AND NOT (d.birth_date <= $2)`)
 	if q.Antigen != "" {
 		args = append(args, q.Antigen)
 		fmt.Fprintf(&b, ` AND d.antigen = $%d`, len(args))
@@ -190,9 +204,22 @@ func (q DueQuery) filter(today string) (string, []any) {
 	if q.Band != "" {
 		y := bandYears[q.Band]
 		args = append(args, yearsBefore(today, y[1]), yearsBefore(today, y[0]))
-		fmt.Fprintf(&b, ` AND p.birth_date > $%d AND p.birth_date <= $%d`, len(args)-1, len(args))
+		// The band's bounds as NOT (…), as the age limit: a wide band (a third of the list
+		// and more) is a filter on the walk of the order's index, which carries the birth
+		// date; a band of a year (a small part of the list, its rows scattered along that
+		// index) is read first, below.
+		fmt.Fprintf(&b, ` AND NOT (d.birth_date <= $%d) AND NOT (d.birth_date > $%d)`, len(args)-1, len(args))
+		if y[1]-y[0] > 1 {
+			return with, b.String(), args
+		}
+		antigen := ""
+		if q.Antigen != "" {
+			antigen = " AND antigen = $3"
+		}
+		with = fmt.Sprintf(`WITH band AS MATERIALIZED (SELECT * FROM immunisation_due WHERE archived = FALSE%s AND birth_date > $%d AND birth_date <= $%d) `,
+			antigen, len(args)-1, len(args))
 	}
-	return b.String(), args
+	return with, b.String(), args
 }
 
 // DueList reads a page of the clinic's due list as of today (the clinic's day), names in lang.
@@ -201,7 +228,7 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 	if err != nil {
 		return DuePage{}, err
 	}
-	where, args := q.filter(today)
+	with, where, args := q.filter(today)
 	horizon := today
 	if q.Before != "" {
 		horizon = q.Before
@@ -217,8 +244,10 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 		}{{">", &c.Due}, {"<=", &c.Overdue}} {
 			countArgs := append(append([]any{}, args...), today, CountCap+1)
 			k := len(countArgs)
-			if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
-				WHERE `+where+` AND d.due_on <= $`+strconv.Itoa(k-1)+` AND d.overdue_on `+part.cmp+` $`+strconv.Itoa(k-1)+` LIMIT $`+strconv.Itoa(k)+`) c`,
+			// The due day as NOT (… >): the count walks the overdue day's index (the doses due
+			// are the first rows past today there), not every row due before today.
+			if err := db.QueryRowContext(ctx, with+`SELECT COUNT(*) FROM (SELECT 1 FROM band d
+				WHERE `+where+` AND NOT (d.due_on > $`+strconv.Itoa(k-1)+`) AND d.overdue_on `+part.cmp+` $`+strconv.Itoa(k-1)+` LIMIT $`+strconv.Itoa(k)+`) c`,
 				countArgs...).Scan(part.n); err != nil {
 				return DuePage{}, fmt.Errorf("count the due list: %w", err)
 			}
@@ -252,10 +281,8 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 		where += fmt.Sprintf(` AND %[1]s >= $%[2]d AND (%[1]s, d.patient_id, d.antigen) > ($%[2]d, $%[3]d, $%[4]d)`, order, k-2, k-1, k)
 	}
 	args = append(args, q.Limit+1)
-	rows, err := db.QueryContext(ctx, `SELECT d.patient_id, p.mrn, p.first_name, p.middle_name, p.last_name, p.birth_date, d.antigen, d.dose_number,
-		d.due_on, d.overdue_on, r.sent_at, p.phone, p.email
-		FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
-		LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
+	rows, err := db.QueryContext(ctx, with+`SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
+		FROM band d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
 		WHERE `+where+` ORDER BY `+order+`, d.patient_id, d.antigen LIMIT $`+strconv.Itoa(len(args)), args...)
 	if err != nil {
 		return DuePage{}, fmt.Errorf("read the due list: %w", err)
@@ -264,13 +291,10 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 	names := antigenNames(lang)
 	for rows.Next() {
 		var it DueItem
-		var first, middle, last string
 		var sent sql.NullTime
-		if err := rows.Scan(&it.PatientID, &it.MRN, &first, &middle, &last, &it.BirthDate, &it.Antigen, &it.DoseNumber, &it.DueOn, &it.OverdueOn,
-			&sent, &it.Contact.Phone, &it.Contact.Email); err != nil {
+		if err := rows.Scan(&it.PatientID, &it.BirthDate, &it.Antigen, &it.DoseNumber, &it.DueOn, &it.OverdueOn, &sent); err != nil {
 			return DuePage{}, err
 		}
-		it.Name = i18n.PersonName(lang, first, middle, last)
 		it.AgeBand = bandOf(it.BirthDate, today)
 		it.AntigenName = names.of(it.Antigen)
 		it.Status = "due"
@@ -287,6 +311,22 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 	}
 	if err := rows.Err(); err != nil {
 		return DuePage{}, err
+	}
+	rows.Close()
+	// The page's children, through the patient store: name, number and how reached.
+	ids := make([]int64, 0, len(page.Items))
+	for _, it := range page.Items {
+		ids = append(ids, it.PatientID)
+	}
+	slices.Sort(ids)
+	children, err := patient.Briefs(ctx, db, slices.Compact(ids))
+	if err != nil {
+		return DuePage{}, err
+	}
+	for i := range page.Items {
+		c := children[page.Items[i].PatientID]
+		page.Items[i].MRN, page.Items[i].Name = c.MRN, i18n.PersonName(lang, c.FirstName, c.MiddleName, c.LastName)
+		page.Items[i].Contact = Contact{Phone: c.Phone, Email: c.Email}
 	}
 	if len(page.Items) > q.Limit {
 		page.Items = page.Items[:q.Limit]

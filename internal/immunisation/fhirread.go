@@ -7,13 +7,12 @@ package immunisation
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"emr/internal/database"
+	"emr/internal/patient"
 	"emr/internal/user"
 )
 
@@ -190,14 +189,16 @@ func withReactionsAndNames(ctx context.Context, q database.Querier, list []Recor
 // record last changed (the patient or any of their immunisation records). found is false
 // when there is no such patient.
 func PatientForecast(ctx context.Context, q database.Querier, c *Catalogue, patientID int64, asOf string) (f Forecast, changed time.Time, found bool, err error) {
-	var child Child
-	err = q.QueryRowContext(ctx, `SELECT birth_date, sex, updated_at FROM patients WHERE id = $1`, patientID).Scan(&child.BirthDate, &child.Sex, &changed)
-	if errors.Is(err, sql.ErrNoRows) {
+	byID, err := patient.Briefs(ctx, q, []int64{patientID})
+	if err != nil {
+		return f, changed, false, err
+	}
+	p, ok := byID[patientID]
+	if !ok {
 		return f, changed, false, nil
 	}
-	if err != nil {
-		return f, changed, false, fmt.Errorf("read the patient: %w", err)
-	}
+	child := Child{BirthDate: p.BirthDate, Sex: p.Sex}
+	changed = p.UpdatedAt
 	var doses []Dose
 	var excl []Exclusion
 	var after int64

@@ -52,6 +52,17 @@ type DueService struct {
 	// Booking says whether the clinic takes bookings online (the message then links its
 	// public page); nil: it does not.
 	Booking func(ctx context.Context, q database.Querier) (bool, error)
+	// Guardians reads the guardians linked to a child on the portal (internal/portal's, which
+	// the stores wire: immunisation imports no domain above it), oldest first; nil: none.
+	Guardians func(ctx context.Context, q database.Querier, child int64) ([]Guardian, error)
+}
+
+// Guardian is a guardian linked to a child: an address (Channel "email" or "sms") or the
+// guardian's own record (Channel "patient", PatientID).
+type Guardian struct {
+	Channel   string
+	Address   string
+	PatientID int64
 }
 
 // MessageRules are what of the clinic's message settings a reminder follows.
@@ -294,31 +305,17 @@ func (s *DueService) contactOf(ctx context.Context, tx *sql.Tx, id int64, set Du
 		return r, err
 	}
 	childLang := r.lang
-	rows, err := tx.QueryContext(ctx, `SELECT channel, address, guardian_patient_id FROM portal_guardians WHERE patient_id = $1 ORDER BY id`, id)
+	if s.Guardians == nil {
+		return reach{}, nil
+	}
+	links, err := s.Guardians(ctx, tx, id)
 	if err != nil {
-		return reach{}, fmt.Errorf("read the child's guardians: %w", err)
-	}
-	type link struct {
-		channel, address string
-		guardian         sql.NullInt64
-	}
-	var links []link
-	for rows.Next() {
-		var l link
-		if err := rows.Scan(&l.channel, &l.address, &l.guardian); err != nil {
-			rows.Close()
-			return reach{}, err
-		}
-		links = append(links, l)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return reach{}, err
 	}
 	for _, l := range links {
 		switch {
-		case l.channel == "patient" && l.guardian.Valid:
-			g, ok, err := own(l.guardian.Int64)
+		case l.Channel == "patient" && l.PatientID != 0:
+			g, ok, err := own(l.PatientID)
 			if err != nil {
 				return reach{}, err
 			}
@@ -328,8 +325,8 @@ func (s *DueService) contactOf(ctx context.Context, tx *sql.Tx, id int64, set Du
 				}
 				return g, nil
 			}
-		case (l.channel == mail.SMS || l.channel == mail.Email) && sends(l.channel) && strings.TrimSpace(l.address) != "":
-			return reach{l.channel, strings.TrimSpace(l.address), childLang}, nil
+		case (l.Channel == mail.SMS || l.Channel == mail.Email) && sends(l.Channel) && strings.TrimSpace(l.Address) != "":
+			return reach{l.Channel, strings.TrimSpace(l.Address), childLang}, nil
 		}
 	}
 	return reach{}, nil
@@ -434,8 +431,8 @@ func (s *DueService) loc() *time.Location {
 // pending is the next children (after id after, a batch) with a dose due by the horizon and
 // not yet reminded of.
 func (s *DueService) pending(ctx context.Context, after int64, until, day string) ([]int64, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT DISTINCT d.patient_id FROM immunisation_due d JOIN patients p ON p.id = d.patient_id
-		WHERE d.due_on <= $1 AND (d.latest_on = '' OR d.latest_on >= $2) AND d.patient_id > $3 AND p.archived_at IS NULL AND p.birth_date > $4
+	rows, err := s.DB.QueryContext(ctx, `SELECT DISTINCT d.patient_id FROM immunisation_due d
+		WHERE d.due_on <= $1 AND (d.latest_on = '' OR d.latest_on >= $2) AND d.patient_id > $3 AND d.archived = FALSE AND NOT (d.birth_date <= $4)
 		AND NOT EXISTS (SELECT 1 FROM immunisation_reminders r WHERE r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number)
 		ORDER BY d.patient_id LIMIT 100`, until, day, after, yearsBefore(day, ChildAgeLimit))
 	if err != nil {

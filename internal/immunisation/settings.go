@@ -3,8 +3,10 @@ package immunisation
 import (
 	"context"
 	"database/sql"
+	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/audit"
@@ -121,12 +123,16 @@ func (s *Settings) clean(c vaccines) error {
 }
 
 // SaveSettings stores the clinic's immunisation settings if in.Version is still the stored
-// one (else a conflict), audited; the due list is rebuilt when the schedules changed.
+// one (else a conflict), audited. When the schedules changed, the save asks in its
+// transaction for every child's due rows to be rebuilt (RequestRefreshAll), then rebuilds
+// them for up to RefreshKick after the commit; the hourly pass (DueService.Pass) finishes
+// what is left, and a server stopped half-way goes on where it stopped.
 func (s *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (Settings, error) {
 	if err := in.clean(s.catalogue()); err != nil {
 		return Settings{}, err
 	}
 	e.Action = "settings.immunisation"
+	changed := false
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		old, err := ReadSettings(ctx, tx)
 		if err != nil {
@@ -139,37 +145,24 @@ func (s *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (S
 			return err
 		}
 		in.Version = version
-		if slices.Equal(old.Schedules, in.Schedules) {
+		changed = !slices.Equal(old.Schedules, in.Schedules)
+		if !changed {
 			return nil
 		}
-		return refreshAll(ctx, tx)
+		return RequestRefreshAll(ctx, tx, s.now())
 	})
-	return in, err
+	if err != nil || !changed {
+		return in, err
+	}
+	kick, cancel := context.WithTimeout(ctx, RefreshKick)
+	defer cancel()
+	if _, err := RefreshAll(kick, s.DB); err != nil && kick.Err() == nil {
+		// Saved: the rebuild stays requested, and the hourly pass goes on with it.
+		slog.Warn("rebuild the immunisation due list", "err", err)
+	}
+	return in, nil
 }
 
-// refreshAll rebuilds the due list of every patient with a record or a row on it.
-func refreshAll(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT patient_id FROM immunisations UNION SELECT DISTINCT patient_id FROM immunisation_due`)
-	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, id := range ids {
-		if err := RefreshDue(ctx, tx, id); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// RefreshKick is how long a save of new schedules goes on rebuilding the due rows after its
+// commit before it answers (the hourly pass does the rest).
+const RefreshKick = 3 * time.Second

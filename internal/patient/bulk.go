@@ -265,8 +265,8 @@ func (s *Store) createMany(ctx context.Context, tx *sql.Tx, e audit.Event, ins [
 		if err := audit.Record(ctx, tx, ev); err != nil {
 			return nil, nil, err
 		}
-		if s.BirthDateChanged != nil {
-			if err := s.BirthDateChanged(ctx, tx, out[i].ID); err != nil {
+		if s.ChildChanged != nil {
+			if err := s.ChildChanged(ctx, tx, out[i].ID); err != nil {
 				return nil, nil, err
 			}
 		}

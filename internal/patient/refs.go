@@ -80,3 +80,63 @@ func CheckActive(ctx context.Context, q database.Querier, id int64) error {
 	}
 	return err
 }
+
+// Brief is what other domains' lists keep and show of a patient: the name, number, birth
+// date, sex, how the family is reached, whether archived and when the record last changed.
+type Brief struct {
+	ID         int64
+	MRN        string
+	FirstName  string
+	MiddleName string
+	LastName   string
+	Sex        string
+	BirthDate  string
+	Phone      string
+	Email      string
+	Archived   bool
+	UpdatedAt  time.Time
+}
+
+// Briefs reads the briefs of the patients with ids (each once), in q (a feature's
+// transaction or the database): a page of a list that names its patients by id.
+func Briefs(ctx context.Context, q database.Querier, ids []int64) (map[int64]Brief, error) {
+	out := make(map[int64]Brief, len(ids))
+	err := database.InChunks(ids, 500, func(chunk []int64) error {
+		in, args := database.InIDs(q, "p.id", chunk, 1)
+		rows, err := q.QueryContext(ctx, `SELECT p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.phone, p.email,
+			p.archived_at IS NOT NULL, p.updated_at FROM patients p WHERE `+in, args...)
+		if err != nil {
+			return fmt.Errorf("read patients: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var b Brief
+			if err := rows.Scan(&b.ID, &b.MRN, &b.FirstName, &b.MiddleName, &b.LastName, &b.Sex, &b.BirthDate, &b.Phone, &b.Email, &b.Archived, &b.UpdatedAt); err != nil {
+				return fmt.Errorf("read patients: %w", err)
+			}
+			out[b.ID] = b
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// IDsAfter lists, in q, the ids of up to limit patients (archived ones too) after id after,
+// in order: a walk over the whole register a batch at a time (a rebuild of another domain's
+// rows for every patient).
+func IDsAfter(ctx context.Context, q database.Querier, after int64, limit int) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id FROM patients WHERE id > $1 ORDER BY id LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read the next patients: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}

@@ -32,10 +32,11 @@ type Store struct {
 	// or e-mail changed — the addresses a portal code signs in by — with the old and the new
 	// (the portal tells the old ones: ASVS 2.2.3).
 	SignInChanged func(ctx context.Context, tx *sql.Tx, id int64, old, new SignInAddresses) error
-	// BirthDateChanged, when set, is told inside the transaction that a patient was
-	// registered or their birth date changed (the immunisation due list rebuilds the
-	// patient's rows: what is due hangs on the age).
-	BirthDateChanged func(ctx context.Context, tx *sql.Tx, id int64) error
+	// ChildChanged, when set, is told inside the transaction that a patient was registered,
+	// their birth date changed, or they were archived or restored (the immunisation due list
+	// rebuilds the patient's rows: what is due hangs on the age, and the list leaves out the
+	// archived).
+	ChildChanged func(ctx context.Context, tx *sql.Tx, id int64) error
 }
 
 // SignInAddresses are a patient's phone and e-mail, and the language of their messages.
@@ -277,8 +278,8 @@ func (s *Store) create(ctx context.Context, tx *sql.Tx, e audit.Event, in Input,
 			return Patient{}, err
 		}
 	}
-	if s.BirthDateChanged != nil {
-		if err := s.BirthDateChanged(ctx, tx, p.ID); err != nil {
+	if s.ChildChanged != nil {
+		if err := s.ChildChanged(ctx, tx, p.ID); err != nil {
 			return Patient{}, err
 		}
 	}
@@ -441,8 +442,8 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 			return err
 		}
 	}
-	if s.BirthDateChanged != nil && old.BirthDate != in.BirthDate {
-		if err := s.BirthDateChanged(ctx, tx, id); err != nil {
+	if s.ChildChanged != nil && old.BirthDate != in.BirthDate {
+		if err := s.ChildChanged(ctx, tx, id); err != nil {
 			return err
 		}
 	}
@@ -531,6 +532,11 @@ func (s *Store) setArchived(ctx context.Context, e audit.Event, id int64, archiv
 		}
 		if err := snapshot(ctx, tx, id, e, now); err != nil {
 			return err
+		}
+		if s.ChildChanged != nil {
+			if err := s.ChildChanged(ctx, tx, id); err != nil {
+				return err
+			}
 		}
 		e.EntityType, e.EntityID, e.Outcome, e.At, e.Detail = "patient", strconv.FormatInt(id, 10), audit.Success, now, reasonDetail(reason)
 		return audit.Record(ctx, tx, e)

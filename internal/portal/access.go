@@ -437,3 +437,31 @@ func (s *Store) UnlinkGuardian(ctx context.Context, e audit.Event, child, link i
 	})
 	return st, err
 }
+
+// GuardianContact is a guardian linked to a child, as another domain reaches the family: an
+// address (Channel "email" or "sms", unmasked) or the guardian's own record (Channel
+// "patient", PatientID).
+type GuardianContact struct {
+	Channel   string
+	Address   string
+	PatientID int64
+}
+
+// GuardiansOf reads, in q, the guardians linked to patient child, oldest link first (the
+// immunisation reminders reach a child's family through them; the stores hand it over).
+func GuardiansOf(ctx context.Context, q database.Querier, child int64) ([]GuardianContact, error) {
+	rows, err := q.QueryContext(ctx, `SELECT channel, address, COALESCE(guardian_patient_id, 0) FROM portal_guardians WHERE patient_id = $1 ORDER BY id`, child)
+	if err != nil {
+		return nil, fmt.Errorf("read the child's guardians: %w", err)
+	}
+	defer rows.Close()
+	var out []GuardianContact
+	for rows.Next() {
+		var g GuardianContact
+		if err := rows.Scan(&g.Channel, &g.Address, &g.PatientID); err != nil {
+			return nil, fmt.Errorf("read the child's guardians: %w", err)
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}

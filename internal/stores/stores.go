@@ -110,10 +110,11 @@ func New(db *database.DB, c Clinic) *Set {
 	// The immunisation check reads the medicines taken now (immunisation does not import
 	// prescription: prescribing reads immunisation's settings).
 	s.Immunisations = &immunisation.Store{DB: db, Loc: loc, Medicines: currentMedicines}
-	// A child's due vaccines hang on the birth date: its rows are rebuilt on registration and
-	// on a new birth date, by every writer (the commands' too).
+	// A child's due vaccines hang on the birth date, and the due list leaves out the archived:
+	// its rows are rebuilt on registration, on a new birth date and on archiving or restoring,
+	// by every writer (the commands' too).
 	immunisation.DueLoc = loc
-	s.Patients.BirthDateChanged = immunisation.RefreshDue
+	s.Patients.ChildChanged = immunisation.RefreshDue
 	s.DueReminders = &immunisation.DueService{DB: db, Loc: loc, BaseURL: c.BaseURL, CanSend: s.Messages.CanSend,
 		Messages: func(ctx context.Context, q database.Querier) (immunisation.MessageRules, error) {
 			r, err := reminder.ReadSettings(ctx, q)
@@ -122,13 +123,25 @@ func New(db *database.DB, c Clinic) *Set {
 		Booking: func(ctx context.Context, q database.Querier) (bool, error) {
 			b, err := booking.ReadSettings(ctx, q)
 			return b.Enabled, err
-		}}
+		},
+		Guardians: dueGuardians}
 	if c.Tell {
 		s.Appointments.Changed = s.Messages.Changed
 		s.Patients.ReachChanged = s.Messages.PatientChanged
 		s.Patients.SignInChanged = s.Portal.SignInChanged
 	}
 	return s
+}
+
+// dueGuardians are the guardians linked to a child on the portal, for the immunisation
+// reminders (immunisation does not import portal, the topmost domain).
+func dueGuardians(ctx context.Context, q database.Querier, child int64) ([]immunisation.Guardian, error) {
+	list, err := portal.GuardiansOf(ctx, q, child)
+	out := make([]immunisation.Guardian, len(list))
+	for i, g := range list {
+		out[i] = immunisation.Guardian{Channel: g.Channel, Address: g.Address, PatientID: g.PatientID}
+	}
+	return out, err
 }
 
 // currentMedicines are a patient's current medicines with their codes, for the immunisation check.

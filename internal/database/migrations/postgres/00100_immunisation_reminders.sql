@@ -3,11 +3,22 @@
 -- A dose past its latest day is no longer given: the due list leaves it out from that day on,
 -- without waiting for the child's row to be rebuilt ('' for none).
 ALTER TABLE immunisation_due ADD COLUMN latest_on TEXT NOT NULL DEFAULT '';
--- The list of one antigen, in the list's order (due day, child).
-CREATE INDEX immunisation_due_antigen_order ON immunisation_due (antigen, due_on, patient_id);
+-- The list's indexes: each an equality on archived (the list shows the children on the
+-- register) then a range, in the list's order (due day, child, antigen), so that a page is a
+-- walk of an index range stopped at the page's end.
+-- All and overdue, by due day; the rest of what the list reads and filters on carried too,
+-- so that a page and a count read the index alone.
+CREATE INDEX immunisation_due_date ON immunisation_due (archived, due_on, patient_id, antigen, overdue_on, birth_date, latest_on, dose_number);
 -- The doses due and not yet overdue, by the day they become overdue: their list and count walk
 -- these rows, not every overdue one before them.
-CREATE INDEX immunisation_due_overdue ON immunisation_due (overdue_on, patient_id);
+CREATE INDEX immunisation_due_overdue ON immunisation_due (archived, overdue_on, patient_id, antigen, due_on, birth_date, latest_on, dose_number);
+-- One antigen, by due day and by overdue day.
+CREATE INDEX immunisation_due_antigen ON immunisation_due (antigen, archived, due_on, patient_id);
+CREATE INDEX immunisation_due_antigen_overdue ON immunisation_due (antigen, archived, overdue_on, patient_id);
+-- An age band: a range of birth dates (then sorted: a band is a small part of the list), of
+-- every antigen or one.
+CREATE INDEX immunisation_due_birth ON immunisation_due (archived, birth_date);
+CREATE INDEX immunisation_due_antigen_birth ON immunisation_due (antigen, archived, birth_date);
 -- Every reminder written to the outbox for a child's dose: one per child, antigen and dose,
 -- never a second (the key refuses it), from the list (manual) or the daily pass (automatic).
 CREATE TABLE immunisation_reminders (

@@ -63,7 +63,9 @@ CREATE INDEX immunisation_reactions_patient ON immunisation_reactions (patient_i
 -- The clinic's due list: a child's next dose, kept as each record of the child changes (the
 -- forecast's first open recommendation per antigen), so that a list of 20,000 children is an
 -- index range, not 20,000 forecasts. Rebuilt for a child whenever its record, birth date or the
--- clinic's schedules change; the forecast itself stays the truth.
+-- clinic's schedules change; the forecast itself stays the truth. It carries what the list
+-- filters on of the child (the birth date, archived), kept by the patient store's hook, so
+-- that the list reads this table alone (its indexes: 00100).
 CREATE TABLE immunisation_due (
   patient_id   BIGINT NOT NULL REFERENCES patients(id),
   antigen      TEXT NOT NULL,
@@ -72,10 +74,10 @@ CREATE TABLE immunisation_due (
   earliest_on  TEXT NOT NULL,
   due_on       TEXT NOT NULL,
   overdue_on   TEXT NOT NULL,
+  birth_date   TEXT NOT NULL DEFAULT '',
+  archived     BOOLEAN NOT NULL DEFAULT FALSE,
   PRIMARY KEY (patient_id, antigen)
 );
-CREATE INDEX immunisation_due_date ON immunisation_due (due_on, patient_id);
-CREATE INDEX immunisation_due_antigen ON immunisation_due (antigen, due_on);
 
 INSERT INTO permissions (name) VALUES ('record immunisations');
 INSERT INTO role_permissions (role_id, permission) SELECT id, 'record immunisations' FROM roles WHERE name IN ('admin', 'doctor', 'nurse');
