@@ -82,9 +82,9 @@ func forecastOf(ctx context.Context, q database.Querier, patientID int64, schedu
 	return Default().Forecast(schedules, child, doses, excl, asOf), p, true, nil
 }
 
-// recordOf reads what the forecast counts of a patient's record: every completed dose and
-// every refusal and contraindication (a refusal naming a product only excludes each of its
-// antigens), oldest first.
+// recordOf reads what the forecast counts of a patient's record (forecastInput: the completed
+// doses, refusals and contraindications, and the antigens an anaphylaxis after a dose rules
+// out), oldest first.
 func recordOf(ctx context.Context, q database.Querier, patientID int64) ([]Dose, []Exclusion, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, kind, vaccine, antigen, occurred_on, until_on FROM immunisations
 		WHERE patient_id = $1 AND status = 'completed' ORDER BY occurred_on, id`, patientID)
@@ -92,28 +92,42 @@ func recordOf(ctx context.Context, q database.Querier, patientID int64) ([]Dose,
 		return nil, nil, fmt.Errorf("read the immunisation record: %w", err)
 	}
 	defer rows.Close()
-	doses, excl := []Dose{}, []Exclusion{}
+	var records []entry
 	for rows.Next() {
-		var id int64
-		var kind, vaccine, antigen, on, until string
-		if err := rows.Scan(&id, &kind, &vaccine, &antigen, &on, &until); err != nil {
+		var r entry
+		if err := rows.Scan(&r.ID, &r.Kind, &r.Vaccine, &r.Antigen, &r.On, &r.UntilOn); err != nil {
 			return nil, nil, err
 		}
-		switch kind {
-		case "given", "elsewhere":
-			doses = append(doses, Dose{ID: id, Vaccine: vaccine, On: on})
-		case "refused", "contraindicated":
-			antigens := []string{antigen}
-			if antigen == "" {
-				v, _ := Default().Vaccine(vaccine, "en")
-				antigens = v.Antigens
-			}
-			for _, a := range antigens {
-				excl = append(excl, Exclusion{Antigen: a, Kind: kind, From: on, Until: until})
-			}
-		}
+		records = append(records, r)
 	}
-	return doses, excl, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	harms, err := harmsOfPatient(ctx, q, patientID)
+	if err != nil {
+		return nil, nil, err
+	}
+	doses, excl := forecastInput(Default(), records, harms)
+	return doses, excl, nil
+}
+
+// harmsOfPatient are the reactions recorded after a patient's doses, as the forecast reads them.
+func harmsOfPatient(ctx context.Context, q database.Querier, patientID int64) ([]harm, error) {
+	rows, err := q.QueryContext(ctx, `SELECT immunisation_id, reaction, onset_on FROM immunisation_reactions
+		WHERE patient_id = $1 AND status = 'completed' ORDER BY onset_on, id`, patientID)
+	if err != nil {
+		return nil, fmt.Errorf("read the reactions: %w", err)
+	}
+	defer rows.Close()
+	var out []harm
+	for rows.Next() {
+		var h harm
+		if err := rows.Scan(&h.DoseID, &h.Reaction, &h.OnsetOn); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
 }
 
 // DueLoc is the clinic's time zone, whose day "today" is when a child's due rows are rebuilt

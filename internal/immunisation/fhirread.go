@@ -199,8 +199,7 @@ func PatientForecast(ctx context.Context, q database.Querier, c *Catalogue, pati
 	}
 	child := Child{BirthDate: p.BirthDate, Sex: p.Sex}
 	changed = p.UpdatedAt
-	var doses []Dose
-	var excl []Exclusion
+	var records []entry
 	var after int64
 	for {
 		list, err := RecordsPage(ctx, q, PageFilter{PatientID: patientID, After: after, Limit: 500})
@@ -211,14 +210,8 @@ func PatientForecast(ctx context.Context, q database.Querier, c *Catalogue, pati
 			if r.UpdatedAt.After(changed) {
 				changed = r.UpdatedAt
 			}
-			if r.InError() {
-				continue
-			}
-			switch r.Kind {
-			case "given", "elsewhere":
-				doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.OccurredOn})
-			case "refused", "contraindicated":
-				excl = append(excl, Exclusion{Antigen: r.Antigen, Kind: r.Kind, From: r.OccurredOn, Until: r.UntilOn})
+			if !r.InError() {
+				records = append(records, entry{ID: r.ID, Kind: r.Kind, Vaccine: r.Vaccine, Antigen: r.Antigen, On: r.OccurredOn, UntilOn: r.UntilOn})
 			}
 		}
 		if len(list) < 500 {
@@ -226,6 +219,11 @@ func PatientForecast(ctx context.Context, q database.Querier, c *Catalogue, pati
 		}
 		after = list[len(list)-1].ID
 	}
+	harms, err := harmsOfPatient(ctx, q, patientID)
+	if err != nil {
+		return f, changed, true, err
+	}
+	doses, excl := forecastInput(c, records, harms)
 	s, err := ReadSettings(ctx, q)
 	if err != nil {
 		return f, changed, true, err

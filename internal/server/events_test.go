@@ -29,6 +29,7 @@ func TestWritesDeclareWhatTheyChange(t *testing.T) {
 		{"/api/lab-orders", auth.ChangesResults},
 		{"/api/results", auth.ChangesResults},
 		{"/api/appointments", auth.ChangesAppointments},
+		{"/api/patients/{id}/immunisation-card", auth.ChangesDocuments}, // a document issued for the patient
 		{"/api/patients", auth.ChangesPatients},
 		{"/api/users", auth.ChangesUser},
 		{"/api/roles", auth.ChangesRoles},
