@@ -47,7 +47,7 @@ func (s DueSettings) withDefaults() DueSettings {
 	if len(s.Schedules) == 0 {
 		s.Schedules = slices.Clone(DefaultSettings().Schedules)
 	}
-	if s.Reminders.DaysBefore <= 0 {
+	if s.Reminders.DaysBefore < 0 { // 0: on the due day itself, as the settings allow
 		s.Reminders.DaysBefore = 7
 	}
 	if s.Reminders.Channels == nil {

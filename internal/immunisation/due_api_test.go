@@ -302,6 +302,18 @@ func TestDueReminders(t *testing.T) {
 		if res.Queued != 4 || reasons[nobody] != immunisation.SkipNoContact || reasons[999999] != immunisation.SkipNotFound || len(reasons) != 2 {
 			t.Fatalf("remind: %+v", res)
 		}
+		// A family that chose no messages on a record it could be reached at is not written to,
+		// nor are the child's guardians (attacker's review: the guardian's link went around it).
+		optedOut := f.child(t, "Quiet", bornAgo(2, 0), map[string]any{"email": "quiet.parent@example.test", "reminders": "none"})
+		f.due(t, optedOut, [4]any{"diphtheria", 4, dueDay(-1), dueDay(29)})
+		if _, err := db.ExecContext(ctx, `INSERT INTO portal_guardians (patient_id, channel, address, created_at) VALUES ($1, 'email', 'quiet.guardian@example.test', $2)`,
+			optedOut, time.Now().UTC()); err != nil {
+			t.Fatal(err)
+		}
+		quiet := apitest.Do[remindResult](t, f.rec, http.StatusOK, "POST", "/api/immunisation/due/remind", map[string]any{"patient_ids": []int64{optedOut}})
+		if quiet.Queued != 0 || len(quiet.Skipped) != 1 || quiet.Skipped[0].Reason != immunisation.SkipNoContact {
+			t.Fatalf("a family that chose no messages: %+v", quiet)
+		}
 		again := apitest.Do[remindResult](t, f.rec, http.StatusOK, "POST", "/api/immunisation/due/remind", map[string]any{"patient_ids": []int64{byMail, bySMS}})
 		if again.Queued != 0 || len(again.Skipped) != 2 || again.Skipped[0].Reason != immunisation.SkipAlreadyReminded {
 			t.Fatalf("again: %+v", again)

@@ -273,12 +273,15 @@ func nullID(id int64) any {
 // reach is where a child's reminder goes.
 type reach struct {
 	channel, address, lang string
+	// optedOut: the record has a phone or an address and chose no messages.
+	optedOut bool
 }
 
 // contactOf finds how a child's family is reached by a channel both the clinic's messages
 // and its immunisation reminders send by: the child's own record's choice (a child's record
 // usually holds a parent's phone), else a guardian linked to it on the portal (an address, or
-// the guardian's own record and its choice). A record that chose no messages is not written to.
+// the guardian's own record and its choice). A record that chose no messages while it could be
+// reached is not written to, nor are its guardians.
 func (s *DueService) contactOf(ctx context.Context, tx *sql.Tx, id int64, set DueSettings, msgSet MessageRules) (reach, error) {
 	sends := func(channel string) bool {
 		return msgSet.Sends(channel) && slices.Contains(set.Reminders.Channels, channel)
@@ -294,15 +297,21 @@ func (s *DueService) contactOf(ctx context.Context, tx *sql.Tx, id int64, set Du
 		phone, email := strings.TrimSpace(who.Phone), strings.TrimSpace(who.Email)
 		switch {
 		case who.Reminders == mail.SMS && sends(mail.SMS) && phone != "":
-			return reach{mail.SMS, phone, who.Language}, true, nil
+			return reach{channel: mail.SMS, address: phone, lang: who.Language}, true, nil
 		case who.Reminders == mail.Email && sends(mail.Email) && email != "":
-			return reach{mail.Email, email, who.Language}, true, nil
+			return reach{channel: mail.Email, address: email, lang: who.Language}, true, nil
 		}
-		return reach{lang: who.Language}, false, nil
+		optedOut := who.Reminders == "none" && (phone != "" || email != "")
+		return reach{lang: who.Language, optedOut: optedOut}, false, nil
 	}
 	r, ok, err := own(id)
 	if err != nil || ok {
 		return r, err
+	}
+	if r.optedOut {
+		// The family chose no messages on a record that could be reached: not its guardians
+		// either (as the appointment messages keep a patient's "none").
+		return reach{}, nil
 	}
 	childLang := r.lang
 	if s.Guardians == nil {
@@ -326,7 +335,7 @@ func (s *DueService) contactOf(ctx context.Context, tx *sql.Tx, id int64, set Du
 				return g, nil
 			}
 		case (l.Channel == mail.SMS || l.Channel == mail.Email) && sends(l.Channel) && strings.TrimSpace(l.Address) != "":
-			return reach{l.Channel, strings.TrimSpace(l.Address), childLang}, nil
+			return reach{channel: l.Channel, address: strings.TrimSpace(l.Address), lang: childLang}, nil
 		}
 	}
 	return reach{}, nil
