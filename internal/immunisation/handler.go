@@ -22,7 +22,8 @@ var readRecord = auth.NeedAny(auth.RecordImmunisations, auth.WriteDiagnosis, aut
 func (h *Handler) Routes() []auth.Route {
 	write := auth.Need(auth.RecordImmunisations)
 	return []auth.Route{
-		{Method: "GET", Path: "/api/immunisation/catalogue", Access: readRecord, Handler: h.catalogue},
+		// The catalogue holds no patient's data: the desk's due list names its antigens too.
+		{Method: "GET", Path: "/api/immunisation/catalogue", Access: auth.NeedAny(auth.RecordImmunisations, auth.WriteDiagnosis, auth.RecordVitals, auth.ManageAppointment), Handler: h.catalogue},
 		{Method: "GET", Path: "/api/patients/{id}/immunisations", Access: readRecord, Handler: h.forPatient},
 		{Method: "POST", Path: "/api/patients/{id}/immunisations/check", Access: write, Handler: h.check},
 		{Method: "POST", Path: "/api/patients/{id}/immunisations", Access: write, Announces: auth.ChangesPatients, Handler: h.create},

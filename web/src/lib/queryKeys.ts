@@ -31,3 +31,6 @@ export const apiTokensKey = ['api-tokens'] as const
 export const patientMessagesKey = ['patient-messages'] as const
 /** The vaccine catalogue (its names by language, and the clinic's schedules and stocked vaccines). */
 export const immunisationCatalogueKey = ['immunisation-catalogue'] as const
+/** Immunisation reads of no one patient's record: the safety check of a dose being typed, and the clinic's due list. */
+export const immunisationChecksKey = ['immunisation-check'] as const
+export const immunisationDueKey = ['immunisation-due'] as const

@@ -3,6 +3,7 @@
 // a refusal or contraindication, too early, too close, twice today). Nothing is saved.
 import { useQuery } from '@tanstack/react-query'
 import { send } from '../../../lib/api'
+import { immunisationChecksKey } from '../../../lib/queryKeys'
 import type { Finding, RecordInput } from './types'
 
 export const checkImmunisation = (patientId: number, input: RecordInput) =>
@@ -12,7 +13,7 @@ export const checkImmunisation = (patientId: number, input: RecordInput) =>
 export const useImmunisationCheck = (patientId: number, input: RecordInput, enabled: boolean) =>
   useQuery({
     // Its own key, not under the patient's: a write that refreshes the record does not ask again.
-    queryKey: ['immunisation-check', patientId, input],
+    queryKey: [...immunisationChecksKey, patientId, input],
     queryFn: () => checkImmunisation(patientId, input),
     enabled,
     staleTime: 0,

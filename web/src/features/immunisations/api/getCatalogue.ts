@@ -4,6 +4,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { get } from '../../../lib/api'
+import { immunisationCatalogueKey } from '../../../lib/queryKeys'
 import type { Catalogue } from './types'
 
 /** The catalogue with every list a list (the server may leave an empty one out as null). */
@@ -20,7 +21,7 @@ const normalise = (c: Catalogue): Catalogue => ({
 /** Under the language: its names are in the language the server answered in. */
 export const catalogueQuery = (language: string) =>
   queryOptions({
-    queryKey: ['immunisation-catalogue', language],
+    queryKey: [...immunisationCatalogueKey, language],
     queryFn: () => get<Catalogue>('/immunisation/catalogue').then(normalise),
     staleTime: 10 * 60_000,
   })

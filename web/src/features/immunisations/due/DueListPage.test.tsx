@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest'
 import { axeViolations } from '../../../test/axe'
 import { renderScreen, user } from '../../../test/render'
-import type { DueItem, DuePage } from './api'
+import type { DueItem, DuePage } from '../api/due'
 import DueListPage from './DueListPage'
 
 afterEach(cleanup)

@@ -2,7 +2,6 @@
 // overdue as of the clinic's today, filtered by status, antigen and age band, in pages by key;
 // the desk selects children and sends their families a reminder, and sees what was queued and
 // what was skipped and why. A light screen: no Ant Design.
-import { useQueryClient } from '@tanstack/react-query'
 import { useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -14,7 +13,8 @@ import { Select } from '../../../light/Input'
 import { Segmented } from '../../../light/Segmented'
 import { Table, type Column } from '../../../light/Table'
 import { Tag } from '../../../light/Tag'
-import { BANDS, COUNT_CAP, STATUSES, dueKey, remind, useAntigens, useDueList, type Band, type DueFilter, type DueItem, type DuePage, type DueStatus, type RemindResult } from './api'
+import { BANDS, COUNT_CAP, STATUSES, useAntigens, useDueList, type Band, type DueFilter, type DueItem, type DuePage, type DueStatus, type RemindResult } from '../api/due'
+import { useRemind } from '../api/remindDue'
 import styles from './DueListPage.module.css'
 
 /** A child's age on day asOf: months under two years, years from two. */
@@ -30,7 +30,7 @@ const chartLink = (it: DueItem) => `/masterfile/profile/${it.patient_id}/${it.mr
 
 export default function DueListPage() {
   const { t } = useTranslation()
-  const queryClient = useQueryClient()
+  const reminding = useRemind()
   const canSend = useCan('send messages')
   const [filter, setFilter] = useState<DueFilter>({ status: 'all', antigen: '', band: '', after: '' })
   const [pages, setPages] = useState<string[]>([]) // the cursors of the pages before this one
@@ -70,10 +70,9 @@ export default function DueListPage() {
   const sendReminders = async () => {
     setSending(true)
     try {
-      const result = await remind([...selected])
+      const result = await reminding.mutateAsync([...selected])
       setOutcome(result)
       setSelected(new Set())
-      await queryClient.invalidateQueries({ queryKey: dueKey })
     } catch {
       // the API client has shown the server's message
     } finally {

@@ -1,7 +1,9 @@
 // The clinic's immunisation due list and its reminders (GET /api/immunisation/due, POST
 // /api/immunisation/due/remind), as the due list screen reads and sends them.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { get, send } from '../../../lib/api'
+import { get } from '../../../lib/api'
+import { immunisationDueKey } from '../../../lib/queryKeys'
+import { useCatalogue } from './getCatalogue'
 
 export const STATUSES = ['all', 'overdue', 'due'] as const
 export type DueStatus = (typeof STATUSES)[number]
@@ -48,7 +50,7 @@ export interface RemindResult {
 }
 
 /** Every page of the list sits under this key: a reminder sent re-reads them (last reminded). */
-export const dueKey = ['immunisation', 'due'] as const
+export const dueKey = immunisationDueKey
 
 export const PAGE_SIZE = 50
 
@@ -65,12 +67,8 @@ export const dueQuery = (f: DueFilter) =>
 
 export const useDueList = (f: DueFilter) => useQuery(dueQuery(f))
 
-interface Catalogue {
-  antigens: { key: string; name: string }[]
-}
-
 /** The catalogue's antigens, for the filter (none while the catalogue cannot be read). */
-export const useAntigens = () =>
-  useQuery({ queryKey: ['immunisation', 'catalogue'], queryFn: () => get<Catalogue>('/immunisation/catalogue', undefined, { silent: true }), retry: false, staleTime: Infinity })
-
-export const remind = (patientIDs: number[]) => send<RemindResult>('post', '/immunisation/due/remind', { patient_ids: patientIDs })
+export const useAntigens = () => {
+  const catalogue = useCatalogue()
+  return { ...catalogue, data: catalogue.data ? { antigens: catalogue.data.antigens } : undefined }
+}

@@ -1,0 +1,112 @@
+// The forecast on a patient's chart: each antigen's next dose, overdue first, with its dates,
+// status and the products that give it (the stocked first), and a Give button on what is due.
+import { useTranslation } from 'react-i18next'
+import { formatDay } from '../../lib/time'
+import { Button } from '../../light/Button'
+import { Table, type Column } from '../../light/Table'
+import { Tag } from '../../light/Tag'
+import type { Catalogue, Recommendation } from './api/types'
+import { STATUS_COLOUR, STATUS_ORDER } from './parts'
+import styles from './immunisations.module.css'
+
+/** The forecast's rows, overdue first, then due, upcoming and the rest; by due date within each. */
+export function sortForecast(rows: Recommendation[]) {
+  const rank = (r: Recommendation) => {
+    const i = STATUS_ORDER.indexOf(r.status)
+    return i < 0 ? STATUS_ORDER.length : i
+  }
+  return [...rows].sort((a, b) => rank(a) - rank(b) || (a.due_on ?? '9999').localeCompare(b.due_on ?? '9999') || a.antigen.localeCompare(b.antigen))
+}
+
+const day = (d?: string) => (d ? formatDay(d) : '—')
+
+/** A day written with hyphens (2026-06-26) kept on one line in a narrow cell: non-breaking hyphens. */
+const unbroken = (text: string) => text.replace(/-/g, '\u2011')
+
+export function ForecastTable({ rows, catalogue, titleId, onGive }: { rows: Recommendation[]; catalogue: Catalogue | undefined; titleId: string; onGive?: (vaccine: string) => void }) {
+  const { t } = useTranslation()
+  const antigen = new Map((catalogue?.antigens ?? []).map((a) => [a.key, a.name]))
+  const vaccine = new Map((catalogue?.vaccines ?? []).map((v) => [v.key, v.name]))
+  const schedule = new Map((catalogue?.schedules ?? []).map((s) => [s.key, s.name]))
+  const several = new Set(rows.map((r) => r.schedule)).size > 1
+  const open = (r: Recommendation) => ['due', 'overdue', 'upcoming'].includes(r.status)
+  const stocked = new Set(catalogue?.clinic.stocked ?? [])
+  const doseOf = (r: Recommendation) => (open(r) && r.dose_number ? t('immunisations.doseOf', { n: r.dose_number, total: r.doses }) : '—')
+  const columns: Column<Recommendation>[] = [
+    {
+      key: 'antigen',
+      header: t('immunisations.antigen'),
+      cell: (r) => (
+        <>
+          <strong>{antigen.get(r.antigen) ?? r.antigen}</strong>
+          {several && <div className={styles.muted}>{schedule.get(r.schedule) ?? r.schedule}</div>}
+          {/* On a phone the dose is said under the antigen (its column is not shown). */}
+          {open(r) && r.dose_number > 0 && <div className={`${styles.phoneOnly} ${styles.small}`}>{t('immunisations.phoneDose', { dose: doseOf(r) })}</div>}
+        </>
+      ),
+    },
+    { key: 'dose', header: t('immunisations.dose'), nowrap: true, from: 'sm', cell: doseOf },
+    {
+      key: 'status',
+      header: t('immunisations.statusLabel'),
+      cell: (r) => (
+        <>
+          <Tag color={STATUS_COLOUR[r.status]} data-testid="forecast-status">
+            {t(`immunisations.status.${r.status}`, { defaultValue: r.status })}
+          </Tag>
+          {/* On a phone the due day is said under the status (its column is not shown). */}
+          {open(r) && r.due_on && <div className={`${styles.phoneOnly} ${styles.small}`}>{t('immunisations.dueOn', { date: unbroken(formatDay(r.due_on)) })}</div>}
+        </>
+      ),
+    },
+    { key: 'earliest', header: t('immunisations.earliest'), nowrap: true, from: 'md', cell: (r) => (open(r) ? day(r.earliest_on) : '—') },
+    { key: 'due', header: t('immunisations.due'), nowrap: true, from: 'sm', cell: (r) => (open(r) ? day(r.due_on) : '—') },
+    { key: 'overdue', header: t('immunisations.overdueFrom'), nowrap: true, from: 'md', cell: (r) => (open(r) ? day(r.overdue_on) : '—') },
+    {
+      key: 'vaccines',
+      header: t('immunisations.products'),
+      from: 'lg',
+      cell: (r) => {
+        if (!open(r) || !r.vaccines.length) return '—'
+        // The clinic's stocked products first; past two, the rest behind a disclosure.
+        const names = [...r.vaccines.filter((v) => stocked.has(v)), ...r.vaccines.filter((v) => !stocked.has(v))].map((v) => vaccine.get(v) ?? v)
+        if (names.length <= 3) return names.join(', ')
+        return (
+          <>
+            {names.slice(0, 2).join(', ')}
+            <details className={styles.more}>
+              <summary>{t('immunisations.more', { n: names.length - 2 })}</summary>
+              {names.slice(2).join(', ')}
+            </details>
+          </>
+        )
+      },
+    },
+  ]
+  // The nurse gives a dose that is due from its row: the dialog opens on a product that gives it, one the clinic stocks if any.
+  const product = (r: Recommendation) => r.vaccines.find((v) => stocked.has(v)) ?? r.vaccines[0]
+  if (onGive)
+    columns.push({
+      key: 'give',
+      header: <span className="visually-hidden">{t('immunisations.actions')}</span>,
+      cell: (r) =>
+        (r.status === 'due' || r.status === 'overdue') && product(r) ? (
+          <Button size="small" aria-label={t('immunisations.giveNamed', { antigen: antigen.get(r.antigen) ?? r.antigen, n: r.dose_number })} onClick={() => onGive(product(r) ?? '')}>
+            {t('immunisations.giveShort')}
+          </Button>
+        ) : null,
+    })
+  return (
+    <Table
+      columns={columns}
+      rows={sortForecast(rows)}
+      rowKey={(r) => `${r.schedule}-${r.antigen}`}
+      labelledBy={titleId}
+      size="small"
+      wrap
+      emptyImage={false}
+      empty={t('immunisations.noForecast')}
+      rowClass={(r) => (r.status === 'overdue' ? styles.overdueRow : undefined)}
+    />
+  )
+}
