@@ -36,7 +36,7 @@ func (h *DueHandler) list(w http.ResponseWriter, r *http.Request) {
 		n, err := strconv.Atoi(s)
 		if err != nil {
 			var v apperr.Validation
-			v.Add("limit", "validation.out_of_range")
+			v.Add("limit", "validation.query")
 			httpjson.Error(w, r, v.Err())
 			return
 		}

@@ -114,7 +114,7 @@ func (q *DueQuery) clean(today string) (cursor, error) {
 		q.Limit = 50
 	}
 	if q.Limit < 1 || q.Limit > MaxDueLimit {
-		v.Add("limit", "validation.out_of_range")
+		v.Add("limit", "validation.query")
 	}
 	if q.After != "" {
 		var ok bool

@@ -479,14 +479,4 @@ func inQuiet(t time.Time, start, end string) bool {
 
 // messageDate is a date as lang writes it in a message to a family (as the appointment
 // messages write theirs).
-func messageDate(lang string, t time.Time) string {
-	switch lang {
-	case "ru":
-		return t.Format("02.01.2006")
-	case "zh":
-		return t.Format("2006年1月2日")
-	case "vi":
-		return t.Format("02/01/2006")
-	}
-	return t.Format("Mon 2 Jan 2006")
-}
+func messageDate(lang string, t time.Time) string { return i18n.DateIn(lang, t) }

@@ -272,17 +272,7 @@ type composer struct {
 }
 
 // DateIn is a date as lang writes it in a message to a patient.
-func DateIn(lang string, t time.Time) string {
-	switch lang {
-	case "ru":
-		return t.Format("02.01.2006")
-	case "zh":
-		return t.Format("2006年1月2日")
-	case "vi":
-		return t.Format("02/01/2006")
-	}
-	return t.Format("Mon 2 Jan 2006")
-}
+func DateIn(lang string, t time.Time) string { return i18n.DateIn(lang, t) }
 
 // message is the subject (e-mail) and text of topic's message. An SMS says the clinic, the
 // date, the time and the link, nothing clinical: no doctor, no reason, no specialty.
