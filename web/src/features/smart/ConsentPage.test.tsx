@@ -59,12 +59,12 @@ describe('ConsentPage', () => {
   })
 
   it.each([
-    ['en', ["Read this patient's measurements and results", "Read this patient's allergies", 'Read staff records', "Read and change prescriptions of any patient you may change", "Read this patient's Immunization"]],
-    ['ru', ['Читать измерения и результаты этого пациента', 'Читать аллергии этого пациента', 'Читать сведения о сотрудниках', 'Читать и изменять рецепты любого пациента, которого вы можете изменять', 'Читать Immunization этого пациента']],
-    ['zh', ['读取此患者的测量与检验结果', '读取此患者的过敏史', '读取员工档案', '读取并修改您可修改的任何患者的处方', '读取此患者的Immunization']],
-    ['vi', ['Đọc chỉ số đo và kết quả của bệnh nhân này', 'Đọc dị ứng của bệnh nhân này', 'Đọc hồ sơ nhân viên', 'Đọc và sửa đơn thuốc của bất kỳ bệnh nhân nào bạn được sửa', 'Đọc Immunization của bệnh nhân này']],
+    ['en', ["Read this patient's measurements and results", "Read this patient's allergies", 'Read staff records', "Read and change prescriptions of any patient you may change", "Read this patient's vaccinations", "Read this patient's Goal"]],
+    ['ru', ['Читать измерения и результаты этого пациента', 'Читать аллергии этого пациента', 'Читать сведения о сотрудниках', 'Читать и изменять рецепты любого пациента, которого вы можете изменять', 'Читать прививки этого пациента', 'Читать Goal этого пациента']],
+    ['zh', ['读取此患者的测量与检验结果', '读取此患者的过敏史', '读取员工档案', '读取并修改您可修改的任何患者的处方', '读取此患者的预防接种', '读取此患者的Goal']],
+    ['vi', ['Đọc chỉ số đo và kết quả của bệnh nhân này', 'Đọc dị ứng của bệnh nhân này', 'Đọc hồ sơ nhân viên', 'Đọc và sửa đơn thuốc của bất kỳ bệnh nhân nào bạn được sửa', 'Đọc tiêm chủng của bệnh nhân này', 'Đọc Goal của bệnh nhân này']],
   ] as const)('words each resource type in plain clinic words in %s, the scope itself beside it', async (lang, lines) => {
-    const scopes = ['patient/Observation.rs', 'patient/AllergyIntolerance.rs', 'user/Practitioner.rs', 'user/MedicationRequest.cruds', 'patient/Immunization.rs']
+    const scopes = ['patient/Observation.rs', 'patient/AllergyIntolerance.rs', 'user/Practitioner.rs', 'user/MedicationRequest.cruds', 'patient/Immunization.rs', 'patient/Goal.rs']
     await renderScreen(<ConsentPage />, {
       me: user(['view patient']),
       route: '/smart/authorize',
