@@ -19,7 +19,7 @@ test('the desk reminds a family of an overdue vaccination from the due list', as
   // The child's next measles dose, overdue, as the forecast keeps it in the due table.
   execFileSync('sqlite3', [
     join('.e2e', String(port), 'emr.db'),
-    `DELETE FROM immunisation_due WHERE patient_id = ${child.id}; INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on) VALUES (${child.id}, 'e2e_measles', 1, 'who', '${day(-60)}', '${day(-60)}', '${day(-30)}');`,
+    `DELETE FROM immunisation_due WHERE patient_id = ${child.id}; INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on, birth_date) VALUES (${child.id}, 'e2e_measles', 1, 'who', '${day(-60)}', '${day(-60)}', '${day(-30)}', '${day(-300)}');`,
   ])
 
   await page.goto('/appointments/immunisations-due')

@@ -48,7 +48,7 @@ export default function TemplatesPage() {
           rowKey="id"
           loading={isLoading}
           dataSource={shown}
-          pagination={{ pageSize: 30, hideOnSinglePage: true }}
+          pagination={{ pageSize: 100, hideOnSinglePage: true }}
           columns={[
             { title: t('documents.name'), dataIndex: 'name', render: (name: string, tp) => (
                 <Link to={`/forms/templates/${tp.id}`} lang={tp.language}>

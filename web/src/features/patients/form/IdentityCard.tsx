@@ -53,7 +53,7 @@ export function IdentityCard() {
           extra={t('patients.gestationHelp')}
           rules={[{ type: 'integer', min: 22, max: 44, message: t('patients.gestationRange') }]}
         >
-          <InputNumber style={{ width: '100%' }} min={22} max={44} precision={0} addonAfter={t('patients.weeks')} aria-label={t('patients.fields.gestation_weeks')} />
+          <InputNumber style={{ width: '100%' }} controls={false} min={22} max={44} precision={0} addonAfter={t('patients.weeks')} aria-label={t('patients.fields.gestation_weeks')} />
         </Form.Item>
       </Col>
       <Col xs={24} md={6}>
