@@ -47,7 +47,7 @@ const (
 
 // DefaultSettings are the settings until an administrator saves others: WHO's schedule.
 func DefaultSettings() Settings {
-	return Settings{Schedules: []string{"who"}, Stocked: []string{}, Reminders: Reminders{On: false, DaysBefore: 7, Channels: []string{"sms"}},
+	return Settings{Schedules: []string{"who"}, Stocked: []string{}, Reminders: Reminders{On: false, DaysBefore: 7, Channels: []string{"sms", "email"}},
 		WeightMaxAgeDays: defaultWeightMaxAgeDays}
 }
 
