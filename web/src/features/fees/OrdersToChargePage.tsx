@@ -34,7 +34,7 @@ export default function OrdersToChargePage() {
         loading={isLoading}
         dataSource={data?.data ?? []}
         pagination={false}
-        scroll={{ x: 'max-content' }}
+        scroll={data?.data?.length ? { x: 'max-content' } : undefined}
         locale={{ emptyText: <Empty description={t('ordersToCharge.none')} /> }}
         columns={[
           { key: 'time', title: t('ordersToCharge.time'), render: (_, o) => dayjs(o.starts_at).format('HH:mm') },
