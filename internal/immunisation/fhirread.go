@@ -45,11 +45,6 @@ type Recorded struct {
 	UpdatedAt     time.Time
 	Version       int
 	Reactions     []RecordedReaction
-	// Counted is how the patient's forecast counted the dose, one evaluation per antigen
-	// (WithEvaluations; none until it is asked, nor for a refusal or contraindication), and
-	// SeriesDoses the doses of each antigen's series for the child.
-	Counted     []Evaluation
-	SeriesDoses map[string]int
 }
 
 // InError reports whether the record was marked entered in error.
@@ -229,38 +224,4 @@ func PatientForecast(ctx context.Context, q database.Querier, c *Catalogue, pati
 		return f, changed, true, err
 	}
 	return c.Forecast(s.Schedules, child, doses, excl, asOf), changed, true, nil
-}
-
-// WithEvaluations fills in how each patient's forecast as of asOf counted each of their doses
-// in list: one forecast per patient of the list.
-func WithEvaluations(ctx context.Context, q database.Querier, c *Catalogue, list []Recorded, asOf string) error {
-	type counted struct {
-		by     map[int64][]Evaluation
-		series map[string]int
-	}
-	seen := map[int64]counted{}
-	for i, r := range list {
-		if r.Kind != "given" && r.Kind != "elsewhere" {
-			continue
-		}
-		got, ok := seen[r.PatientID]
-		if !ok {
-			f, _, found, err := PatientForecast(ctx, q, c, r.PatientID, asOf)
-			if err != nil {
-				return err
-			}
-			got = counted{by: map[int64][]Evaluation{}, series: map[string]int{}}
-			if found {
-				for _, e := range f.Evaluations {
-					got.by[e.DoseID] = append(got.by[e.DoseID], e)
-				}
-				for _, rec := range f.Recommendations {
-					got.series[rec.Antigen] = rec.Doses
-				}
-			}
-			seen[r.PatientID] = got
-		}
-		list[i].Counted, list[i].SeriesDoses = got.by[r.ID], got.series
-	}
-	return nil
 }
