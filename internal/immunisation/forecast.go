@@ -132,7 +132,19 @@ const (
 	// ReasonLiveInterval: a live injectable vaccine given 1 to 27 days after another (not the
 	// same day): it does not count (ACIP General Best Practice Guidelines; WHO).
 	ReasonLiveInterval = "live_interval"
+	// ReasonLowWeight: a hepatitis B dose given to a baby under 2,000 g does not count towards
+	// the series; three more follow from 1 month of age (China NIP 2021, 乙肝疫苗 "出生体重
+	// <2000g…满1月龄后，再按0、1、6月程序完成3剂次"; ACIP hepatitis B recommendations 2018,
+	// preterm infants under 2,000 g: the birth dose is not counted).
+	ReasonLowWeight = "low_weight"
 )
+
+// lowWeightAntigen is the antigen whose doses a weight under 2,000 g does not count.
+const lowWeightAntigen = "hepb"
+
+// lowWeightRestart is the age from which a series restarts after a dose that did not count
+// for the baby's weight (China NIP 2021; ACIP 2018: at chronological age 1 month).
+var lowWeightRestart = age{months: 1}
 
 // Forecast reads a child's doses and exclusions against the schedules chosen (in the clinic's
 // order: for each antigen the first schedule that has it), as of a day.
@@ -187,9 +199,10 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 
 	// The doses of each antigen, in date order.
 	type given struct {
-		id      int64
-		on      time.Time
-		vaccine string
+		id        int64
+		on        time.Time
+		vaccine   string
+		lowWeight bool
 	}
 	sorted := slices.Clone(doses)
 	slices.SortStableFunc(sorted, func(a, b Dose) int {
@@ -226,7 +239,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			if _, ok := plans[a]; !ok && len(byAntigen[a]) == 0 {
 				unplanned = append(unplanned, a)
 			}
-			byAntigen[a] = append(byAntigen[a], given{d.ID, on, d.Vaccine})
+			byAntigen[a] = append(byAntigen[a], given{d.ID, on, d.Vaccine, d.LowWeight && a == lowWeightAntigen})
 		}
 	}
 
@@ -298,6 +311,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 
 		var prev time.Time
 		hasPrev := false
+		lowWeight := false // a dose did not count for the baby's weight
 		// skipPast drops the skippable rows that can no longer be given on day t.
 		skipPast := func(t time.Time) {
 			for i < len(series) {
@@ -374,6 +388,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			}
 			r := series[i]
 			switch {
+			case g.lowWeight:
+				ev.Reason = ReasonLowWeight
+				lowWeight = true
 			case r.maxAge != nil && r.onMax == "end" && g.on.After(r.maxAge.after(birth)):
 				ev.Reason = ReasonTooLate
 			case g.on.Before(r.minAge.after(birth).AddDate(0, 0, -grace)):
@@ -435,6 +452,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		r := series[i]
 		rec.DoseNumber, rec.Source = counted+1, r.source
 		earliest := r.minAge.after(birth)
+		if lowWeight && counted == 0 {
+			earliest = later(earliest, lowWeightRestart.after(birth))
+		}
 		if hasPrev {
 			earliest = later(earliest, interval(r, counted == 0).after(prev))
 		}
@@ -461,6 +481,15 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		rec.Vaccines = slices.DeleteFunc(forDose, func(v string) bool {
 			return !r.counts(v, birth, on) || !c.fits(v, birth, on, 0)
 		})
+		// Products that carry another antigen the child must not or will not have give way
+		// to those that do not (DT for DTaP), where the catalogue has one; where it has none
+		// (rubella alone when measles is contraindicated) the list stays, and the check at
+		// giving stops the dose for the contraindication.
+		if without := slices.DeleteFunc(slices.Clone(rec.Vaccines), func(v string) bool {
+			return c.carriesExcluded(v, a, excl, today)
+		}); len(without) > 0 {
+			rec.Vaccines = without
+		}
 		latest := latestOf(r.maxAge)
 		if r.maxAge != nil {
 			rec.LatestOn = day(latest)
@@ -543,6 +572,22 @@ func (c *Catalogue) productsFor(antigen string, rows []doseRow) []string {
 		}
 	}
 	return out
+}
+
+// carriesExcluded says whether product v gives, besides antigen a, an antigen contraindicated
+// or refused on day t: with pertussis contraindicated, the diphtheria and tetanus doses are
+// offered as DT (or Td from 7 years), not as DTaP or a combination that carries pertussis
+// (ACIP General Best Practice Guidelines, Contraindications and Precautions: "DT should be
+// used when pertussis vaccine is contraindicated"; WHO pertussis position paper 2015; the
+// АКДС instruction: АДС-анатоксин when АКДС is contraindicated).
+func (c *Catalogue) carriesExcluded(v, a string, excl []Exclusion, t time.Time) bool {
+	vi, ok := c.vaccineBy[v]
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(c.vaccines[vi].Antigens, func(o string) bool {
+		return o != a && (excluded(excl, o, "contraindicated", t) || excluded(excl, o, "refused", t))
+	})
 }
 
 // excluded says whether a refusal or contraindication of kind holds for antigen on day t.

@@ -48,7 +48,9 @@ type fcase struct {
 	given      []given
 	excl       []Exclusion
 	asOf       string
-	recs       []wantRec
+	// lowWeight: the given doses (from 1) screened as a baby under 2,000 g.
+	lowWeight []int
+	recs      []wantRec
 	evals      []wantEval
 }
 
@@ -62,7 +64,7 @@ func runCases(t *testing.T, c *Catalogue, cases []fcase) {
 			}
 			var doses []Dose
 			for i, g := range tc.given {
-				doses = append(doses, Dose{ID: int64(i + 1), Vaccine: g.vaccine, On: g.on})
+				doses = append(doses, Dose{ID: int64(i + 1), Vaccine: g.vaccine, On: g.on, LowWeight: slices.Contains(tc.lowWeight, i+1)})
 			}
 			f := c.Forecast(tc.schedules, Child{BirthDate: birth, Sex: tc.sex}, doses, tc.excl, tc.asOf)
 			for _, w := range tc.recs {
@@ -446,6 +448,15 @@ func TestForecastRussia(t *testing.T) {
 		{name: "a contraindication", cite: "АКДС instruction: прогрессирующие заболевания нервной системы",
 			schedules: ru, asOf: "2025-04-15", excl: []Exclusion{{Antigen: "pertussis", Kind: "contraindicated"}},
 			recs: []wantRec{{antigen: "pertussis", st: "contraindicated"}, {antigen: "diphtheria", st: "due"}}},
+		{name: "pertussis contraindicated: diphtheria and tetanus offered as DT", cite: "ACIP General Best Practice: DT when pertussis vaccine is contraindicated; АДС-анатоксин",
+			schedules: []string{"vn_epi"}, asOf: "2025-04-15", excl: []Exclusion{{Antigen: "pertussis", Kind: "contraindicated"}},
+			recs: []wantRec{{antigen: "pertussis", st: "contraindicated"},
+				{antigen: "diphtheria", first: "dt", without: []string{"dtwp", "dtap", "dtwp_hepb_hib", "dtap_ipv_hib_hepb"}},
+				{antigen: "tetanus", first: "dt", without: []string{"dtwp_hepb_hib"}},
+				{antigen: "hepb", without: []string{"dtwp_hepb_hib"}}}},
+		{name: "pertussis refused: DT offered, the refusal kept", cite: "a family's choice; DT gives the rest",
+			schedules: ru, asOf: "2025-04-15", excl: []Exclusion{{Antigen: "pertussis", Kind: "refused", From: "2025-04-01"}},
+			recs: []wantRec{{antigen: "pertussis", st: "refused"}, {antigen: "diphtheria", first: "dt", without: []string{"dtwp", "dtap_ipv_hib"}}}},
 	})
 }
 
@@ -460,6 +471,17 @@ func TestForecastChina(t *testing.T) {
 				{antigen: "pertussis", dose: 1, doses: 5, due: "2025-03-15", st: "upcoming"},
 				{antigen: "tb", st: "complete"},
 			}},
+		{name: "hepatitis B at birth under 2,000 g does not count", cite: "2021年版: 出生体重<2000g…满1月龄后，再按0、1、6月程序完成3剂次",
+			schedules: cn, given: []given{{"hepb_paed", born}, {"bcg", "2025-02-20"}}, lowWeight: []int{1}, asOf: "2025-02-01",
+			evals: []wantEval{invalid(1, "hepb", "low_weight")},
+			recs:  []wantRec{{antigen: "hepb", dose: 1, doses: 3, earliest: "2025-02-15", due: "2025-02-15", st: "upcoming"}}},
+		{name: "under 2,000 g at birth: three more doses from 1 month", cite: "2021年版; ACIP 2018: the birth dose not counted",
+			schedules: cn, given: []given{{"hepb_paed", born}, {"hepb_paed", "2025-02-15"}}, lowWeight: []int{1}, asOf: "2025-03-20",
+			evals: []wantEval{invalid(1, "hepb", "low_weight"), valid(2, "hepb", 1)},
+			recs:  []wantRec{{antigen: "hepb", dose: 2, doses: 3, due: "2025-03-15"}}},
+		{name: "a weight under 2,000 g touches only hepatitis B", cite: "the weight rule is hepatitis B's",
+			schedules: cn, given: []given{{"hepb_paed", born}, {"bcg", born}}, lowWeight: []int{2}, asOf: "2025-02-15",
+			evals: []wantEval{valid(1, "hepb", 1), valid(2, "tb", 1)}},
 		{name: "hepatitis B dose 3: timely until 12 months", cite: "2021年版: 第3剂6月龄; 及时接种<12月龄",
 			schedules: cn, given: []given{{"hepb_paed", born}, {"hepb_paed", "2025-02-15"}}, asOf: "2025-08-01",
 			recs: []wantRec{{antigen: "hepb", dose: 3, earliest: "2025-07-15", due: "2025-07-15", overdue: "2026-01-15", st: "due"}}},

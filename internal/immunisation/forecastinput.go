@@ -6,6 +6,8 @@ import "slices"
 type entry struct {
 	ID                                  int64
 	Kind, Vaccine, Antigen, On, UntilOn string
+	// LowWeight: the screening said the baby weighed under 2,000 g (Dose.LowWeight).
+	LowWeight bool
 }
 
 // harm is a reaction recorded after a dose, as the forecast and the check read it.
@@ -34,7 +36,7 @@ func forecastInput(cat interface {
 	for _, r := range records {
 		switch r.Kind {
 		case KindGiven, KindElsewhere:
-			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.On})
+			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.On, LowWeight: r.LowWeight})
 			vaccineOf[r.ID] = r.Vaccine
 		case KindRefused, KindContraindicated:
 			antigens := []string{r.Antigen}

@@ -39,6 +39,9 @@ type Dose struct {
 	ID      int64
 	Vaccine string
 	On      string
+	// LowWeight: the baby weighed under 2,000 g when given the dose (the screening's
+	// weight_under_2000g): a hepatitis B dose then does not count (ReasonLowWeight).
+	LowWeight bool
 }
 
 // Exclusion is a refusal or a contraindication of an antigen, as the forecast reads it; Until
