@@ -51,7 +51,7 @@ type fcase struct {
 	// lowWeight: the given doses (from 1) screened as a baby under 2,000 g.
 	lowWeight []int
 	recs      []wantRec
-	evals      []wantEval
+	evals     []wantEval
 }
 
 func runCases(t *testing.T, c *Catalogue, cases []fcase) {
