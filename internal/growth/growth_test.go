@@ -180,6 +180,23 @@ func TestFlags(t *testing.T) {
 	if len(flags) != 1 || flags[0].Code != "overweight" && flags[0].Code != "obesity" {
 		t.Errorf("7-year-old BMI 18.8: flags %v", flags)
 	}
+	// 5 to 19 years: BMI-for-age below -2 SD is thinness, below -3 SD severe thinness (WHO 2007).
+	teen := Child{Sex: "male", BirthDate: "2013-01-01"}
+	for _, c := range []struct {
+		weight float64
+		want   string
+	}{{30, "severe_thinness"}, {32.5, "thinness"}, {40, ""}} {
+		points, flags, _ := Compute(teen, []Measurement{{On: "2025-01-01", Weight: f(c.weight), Height: f(150)}})
+		got := ""
+		for _, fl := range flags {
+			if fl.Code == "thinness" || fl.Code == "severe_thinness" {
+				got += fl.Code
+			}
+		}
+		if got != c.want {
+			t.Errorf("12-year-old, 150 cm, %v kg: thinness flags %q, want %q (points %+v)", c.weight, got, c.want, points)
+		}
+	}
 }
 
 func TestCurves(t *testing.T) {

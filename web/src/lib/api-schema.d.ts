@@ -9423,7 +9423,7 @@ export type operations = {
             };
             flags: ({
                 /** @enum {string} */
-                code: "wasting" | "severe_wasting" | "stunting" | "severe_stunting" | "underweight" | "severe_underweight" | "overweight" | "obesity";
+                code: "wasting" | "severe_wasting" | "stunting" | "severe_stunting" | "underweight" | "severe_underweight" | "overweight" | "obesity" | "thinness" | "severe_thinness";
                 /** @enum {string} */
                 indicator: "wfa" | "lhfa" | "wfl" | "hcfa" | "bfa";
                 /** Format: date */
