@@ -242,6 +242,39 @@ func TestSafetyAtThePointOfGiving(t *testing.T) {
 			t.Errorf("prednisolone + MMR: %s", got)
 		}
 
+		// Stopped: a live vaccine waits 3 months after an immunosuppressant (methotrexate, L04),
+		// 1 month after a corticosteroid course, 6 months after rituximab (ACIP, Altered
+		// Immunocompetence).
+		stopped := func(first, medicine string, daysAgo int) int64 {
+			id := s.newPatient(t, first, "female", "none")
+			m := apitest.Do[struct {
+				ID      int64
+				Version int
+			}](t, s.doctor, http.StatusCreated, "POST", fmt.Sprintf("/api/patients/%d/current-medicines", id), map[string]any{"medicine": medicine, "source": "elsewhere", "started_on": day(-400)})
+			apitest.Do[any](t, s.doctor, http.StatusOK, "POST", fmt.Sprintf("/api/current-medicines/%d/stop", m.ID),
+				map[string]any{"stopped_on": day(-daysAgo), "category": "course_completed", "version": m.Version})
+			return id
+		}
+		for _, c := range []struct {
+			first, medicine string
+			daysAgo         int
+			want            string
+		}{
+			{"Xuân", "Methotrexate 2.5 mg", 60, "live_immunosuppressed:stop"},
+			{"Yến", "Methotrexate 2.5 mg", 120, ""},
+			{"Quang", "Prednisolone 5 mg", 20, "live_immunosuppressed:stop"},
+			{"Sơn", "Prednisolone 5 mg", 40, ""},
+			{"Thảo", "Rituximab 500 mg/50 mL", 120, "live_immunosuppressed:stop"},
+			{"Uyên", "Rituximab 500 mg/50 mL", 200, ""},
+		} {
+			got := check(t, stopped(c.first, c.medicine, c.daysAgo), dose("mmr", on))
+			if codes(got) != c.want {
+				t.Errorf("%s stopped %d days ago + MMR: %+v, want %q", c.medicine, c.daysAgo, got, c.want)
+			} else if c.want != "" && !strings.Contains(got[0].Message, day(-c.daysAgo)) && !strings.Contains(got[0].Message, "until") {
+				t.Errorf("%s stopped: the message says not when: %s", c.medicine, got[0].Message)
+			}
+		}
+
 		// Allergies to components, read as the medicine-safety check reads them.
 		gelatin := s.newPatient(t, "Giang", "female", "unknown")
 		s.setAllergies(t, gelatin, "Gelatin", "severe", "anaphylaxis")

@@ -75,11 +75,25 @@ var conditionsTSV []byte
 type condition struct {
 	name, system string
 	codes        []string // prefixes, or ranges "O00-O9A" of three-character categories
-	window       int      // days a visit's diagnosis counts for (0: for good)
+	// window: days a visit's diagnosis counts for (0: for good); for a medicine (atc), days
+	// after it was stopped that it still counts (0: only while taken).
+	window int
 	severity     string
 }
 
 var conditions = mustReadConditions()
+
+// MedicineLookback is how far back the check needs a patient's stopped medicines: the longest
+// wait after stopping one (safety_conditions.tsv, atc rows).
+var MedicineLookback = func() time.Duration {
+	days := 0
+	for _, c := range conditions {
+		if c.system == "atc" && c.window > days {
+			days = c.window
+		}
+	}
+	return time.Duration(days) * 24 * time.Hour
+}()
 
 func mustReadConditions() []condition {
 	r := csv.NewReader(bytes.NewReader(conditionsTSV))
@@ -125,6 +139,9 @@ func (c condition) matches(code string) bool {
 type CurrentMedicine struct {
 	Medicine string
 	ATC      []string
+	// Until: the last day it was taken, when stopped (or its supply ran out) within
+	// MedicineLookback; empty while it is taken.
+	Until string
 }
 
 // facts is what a check reads of the patient.
@@ -172,6 +189,15 @@ func (s *Store) readFacts(ctx context.Context, q database.Querier, c child) (fac
 	return f, nil
 }
 
+// daysBefore is the calendar day n days before day (YYYY-MM-DD).
+func daysBefore(day string, n int) string {
+	t, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return day
+	}
+	return t.AddDate(0, 0, -n).Format(time.DateOnly)
+}
+
 // condition reads whether the patient has a condition on day: the strongest severity of the
 // diagnoses and medicines that say so, and what said it (a code or a medicine).
 func (f facts) condition(name, day string) (severity, what string) {
@@ -184,8 +210,7 @@ func (f facts) condition(name, day string) (severity, what string) {
 		case "icd10":
 			from := ""
 			if c.window > 0 {
-				t, _ := time.Parse(time.DateOnly, day)
-				from = t.AddDate(0, 0, -c.window).Format(time.DateOnly)
+				from = daysBefore(day, c.window)
 			}
 			for _, d := range f.diagnoses {
 				if d.day >= from && d.day <= day && c.matches(d.code) {
@@ -195,6 +220,9 @@ func (f facts) condition(name, day string) (severity, what string) {
 			}
 		case "atc":
 			for _, m := range f.medicines {
+				if m.Until != "" && m.Until < daysBefore(day, c.window) {
+					continue // stopped longer ago than the wait after it
+				}
 				if slices.ContainsFunc(m.ATC, func(a string) bool {
 					return slices.ContainsFunc(c.codes, func(p string) bool { return strings.HasPrefix(a, p) })
 				}) {
@@ -241,6 +269,9 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 		switch {
 		case in.Screening.Immunosuppressed != nil && *in.Screening.Immunosuppressed:
 			add(FindLiveImmunosupp, SeverityStop, "immunisation.finding.live_immunosuppressed_screening", v.Name)
+		case sev != "" && slices.ContainsFunc(f.medicines, func(m CurrentMedicine) bool { return m.Medicine == what && m.Until != "" && m.Until < day }):
+			until := f.medicines[slices.IndexFunc(f.medicines, func(m CurrentMedicine) bool { return m.Medicine == what && m.Until != "" })].Until
+			add(FindLiveImmunosupp, sev, "immunisation.finding.live_immunosuppressed_stopped", v.Name, what, shownDay(lang, until))
 		case sev != "" && slices.ContainsFunc(f.medicines, func(m CurrentMedicine) bool { return m.Medicine == what }):
 			add(FindLiveImmunosupp, sev, "immunisation.finding.live_immunosuppressed_medicine", v.Name, what)
 		case sev != "":

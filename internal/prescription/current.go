@@ -79,6 +79,13 @@ func CurrentMedicines(ctx context.Context, q database.Querier, patientID int64, 
 // (itemSupply; a year at most) — newest first; their days (issued, last day supplied) are
 // loc's.
 func prescribedHere(ctx context.Context, q database.Querier, patientID int64, now time.Time, loc *time.Location) ([]Taken, error) {
+	return prescribedSince(ctx, q, patientID, now, now, loc)
+}
+
+// prescribedSince are the lines of prescriptions issued here whose supply lasted past from
+// (from = now: those still supplied, prescribedHere), newest first; a line whose supply ended
+// by now has SupplyUntil, its last day.
+func prescribedSince(ctx context.Context, q database.Querier, patientID int64, now, from time.Time, loc *time.Location) ([]Taken, error) {
 	// The stops first: a second query while the rows below hold their connection waits for
 	// another, and requests doing so at once took every connection of the pool and waited forever.
 	stops, err := lineStops(ctx, q, patientID)
@@ -87,7 +94,7 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 	}
 	rows, err := q.QueryContext(ctx, `SELECT id, items, prescriber, issued_at, created_at FROM prescriptions
 		WHERE patient_id = $1 AND status NOT IN ($2, $4) AND (created_at >= $3 OR issued_at >= $3) ORDER BY id DESC LIMIT 100`,
-		patientID, Cancelled, now.AddDate(0, 0, -maxSupplyDays), Draft)
+		patientID, Cancelled, from.AddDate(0, 0, -maxSupplyDays), Draft)
 	if err != nil {
 		return nil, fmt.Errorf("read current medicines: %w", err)
 	}
@@ -115,8 +122,11 @@ func prescribedHere(ctx context.Context, q database.Querier, patientID int64, no
 		}
 		for i, it := range lines {
 			end, known := supplyEnd(at, itemSupply(it))
-			if !now.Before(end) || strings.TrimSpace(it.Medicine) == "" {
+			if !from.Before(end) || strings.TrimSpace(it.Medicine) == "" {
 				continue
+			}
+			if !now.Before(end) {
+				known = true // ended: its last day is the one a check after stopping counts from
 			}
 			i := i
 			t := Taken{PatientID: patientID, MedicineID: it.MedicineID, Medicine: it.Medicine, Dose: it.Dose, Frequency: it.Frequency,

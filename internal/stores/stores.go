@@ -144,12 +144,13 @@ func dueGuardians(ctx context.Context, q database.Querier, child int64) ([]immun
 	return out, err
 }
 
-// currentMedicines are a patient's current medicines with their codes, for the immunisation check.
+// currentMedicines are a patient's current medicines with their codes, and those stopped within
+// the longest wait the immunisation check keeps after one (immunisation.MedicineLookback).
 func currentMedicines(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]immunisation.CurrentMedicine, error) {
-	list, err := prescription.CurrentCodes(ctx, q, patientID, now)
+	list, err := prescription.RecentCodes(ctx, q, patientID, now, now.Add(-immunisation.MedicineLookback))
 	out := make([]immunisation.CurrentMedicine, len(list))
 	for i, m := range list {
-		out[i] = immunisation.CurrentMedicine{Medicine: m.Medicine, ATC: m.ATC}
+		out[i] = immunisation.CurrentMedicine{Medicine: m.Medicine, ATC: m.ATC, Until: m.Until}
 	}
 	return out, err
 }
