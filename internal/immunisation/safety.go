@@ -77,8 +77,8 @@ type condition struct {
 	codes        []string // prefixes, or ranges "O00-O9A" of three-character categories
 	// window: days a visit's diagnosis counts for (0: for good); for a medicine (atc), days
 	// after it was stopped that it still counts (0: only while taken).
-	window int
-	severity     string
+	window   int
+	severity string
 }
 
 var conditions = mustReadConditions()
