@@ -284,6 +284,21 @@ func TestSafetyAtThePointOfGiving(t *testing.T) {
 		if codes(got) != "component_allergy:stop" || got[0].Substance != "Желатин" {
 			t.Errorf("gelatin anaphylaxis + varicella: %+v", got)
 		}
+		// Components the pharmacist found missing (issue 59): gelatin in MR, neomycin in
+		// influenza, latex in a hepatitis B prefilled syringe.
+		if got := codes(check(t, gelatin, dose("mr", on))); got != "component_allergy:stop" {
+			t.Errorf("gelatin anaphylaxis + MR: %s", got)
+		}
+		neo := s.newPatient(t, "Vĩnh", "male", "unknown")
+		s.setAllergies(t, neo, "Neomycin", "severe", "anaphylaxis")
+		if got := codes(check(t, neo, dose("influenza", on))); got != "component_allergy:stop" {
+			t.Errorf("neomycin anaphylaxis + influenza: %s", got)
+		}
+		latex := s.newPatient(t, "Lâm", "male", "unknown")
+		s.setAllergies(t, latex, "Latex", "severe", "anaphylaxis")
+		if got := codes(check(t, latex, dose("hepb_paed", on))); got != "component_allergy:stop" {
+			t.Errorf("latex anaphylaxis + hepatitis B: %s", got)
+		}
 		egg := s.newPatient(t, "Hà", "female", "unknown")
 		s.setAllergies(t, egg, "Eggs", "severe", "anaphylaxis")
 		for _, v := range []string{"mmr", "influenza"} { // ACIP 2023–24: egg allergy is no reason to withhold them

@@ -127,7 +127,7 @@ func TestLiveVaccines(t *testing.T) {
 			live = append(live, v.Key)
 		}
 	}
-	want := []string{"bcg", "bopv", "rv1", "rotavin", "rv5", "measles", "mr", "mmr", "mmr_priorix", "varicella", "hepa_live",
+	want := []string{"bcg", "bopv", "rv1", "rotavin", "rv5", "measles", "measles_ru", "mr", "mmr", "mmr_priorix", "varicella", "hepa_live",
 		"je_live", "je_chimeric", "yellow_fever"}
 	slices.Sort(live)
 	slices.Sort(want)
