@@ -137,6 +137,38 @@ func DosesFor(ingredients string) []PaediatricDose {
 // "120 mg/5 mL", "400 mg + 57 mg/5 mL", "500 mg", "1 g", "100 mcg/dose".
 var strengthPattern = regexp.MustCompile(`^\s*(\d+(?:[.,]\d+)?)\s*(mg|g|mcg)\b(?:.*?/\s*(\d+(?:[.,]\d+)?)?\s*(mL|ml)\b)?`)
 
+// strengthInText finds a strength written inside a medicine's name as typed (a line not from
+// the catalogue): "Paracetamol syrup 120 mg/5 mL", "Амоксициллин 250 мг/5 мл", "扑热息痛 120毫克/5毫升".
+var strengthInText = regexp.MustCompile(`(?i)(\d+(?:[.,]\d+)?)\s*(mg|g|mcg|мг|г|мкг|毫克|克|微克)(?:(?:[^/\p{L}][^/]{0,12}?)?/\s*(\d+(?:[.,]\d+)?)?\s*(ml|мл|毫升)(?:[^\p{L}]|$)|[^/\p{L}]|$)`)
+
+// FindStrength reads the first strength written anywhere in text (a medicine's name as typed),
+// as ReadStrength reads a catalogue entry's: the prescription's dose check reads a liquid's
+// strength from a line typed by hand (pharmacist's review, issue 59).
+func FindStrength(text string) (Strength, bool) {
+	m := strengthInText.FindStringSubmatch(text)
+	if m == nil {
+		return Strength{}, false
+	}
+	n, err := strconv.ParseFloat(strings.Replace(m[1], ",", ".", 1), 64)
+	if err != nil {
+		return Strength{}, false
+	}
+	switch strings.ToLower(m[2]) {
+	case "g", "г", "克":
+		n *= 1000
+	case "mcg", "мкг", "微克":
+		n /= 1000
+	}
+	out := Strength{Mg: n}
+	if m[4] != "" {
+		out.PerML = 1
+		if m[3] != "" {
+			out.PerML, _ = strconv.ParseFloat(strings.Replace(m[3], ",", ".", 1), 64)
+		}
+	}
+	return out, n > 0 && out.PerML >= 0
+}
+
 // Strength is a medicine's amount of its first ingredient: Mg in each unit (a tablet) or in
 // PerML millilitres of a liquid (PerML 0 for a solid).
 type Strength struct {

@@ -52,6 +52,32 @@ func TestReadStrength(t *testing.T) {
 	}
 }
 
+func TestFindStrength(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		mg    float64
+		perML float64
+		ok    bool
+	}{
+		{"Paracetamol syrup 120 mg/5 mL", 120, 5, true},
+		{"Amoxicillin 250mg/5ml suspension", 250, 5, true},
+		{"Co-amoxiclav 400 mg + 57 mg/5 mL", 400, 5, true},
+		{"Ибупрофен суспензия 100 мг/5 мл", 100, 5, true},
+		{"Парацетамол 500 мг таблетки", 500, 0, true},
+		{"对乙酰氨基酚混悬液 160毫克/5毫升", 160, 5, true},
+		{"Paracetamol drops 100 mg/mL", 100, 1, true},
+		{"Prednisolone 5 mg tablets", 5, 0, true},
+		{"Hapacol 250", 0, 0, false},
+		{"Vitamin D3 1000 IU", 0, 0, false},
+		{"Azithromycin 200 mg per 5 mL", 200, 0, true},
+	} {
+		s, ok := FindStrength(c.in)
+		if ok != c.ok || s.Mg != c.mg || s.PerML != c.perML {
+			t.Errorf("%q: got %+v %v, want %v %v %v", c.in, s, ok, c.mg, c.perML, c.ok)
+		}
+	}
+}
+
 func TestPaediatricDoseLimits(t *testing.T) {
 	para := DosesFor("Paracetamol")
 	if len(para) != 1 {

@@ -254,7 +254,7 @@ func weightFindings(c child, items []Item, lines []lineDrugs, r *reader) []Findi
 		if written == "" {
 			continue // nothing written yet
 		}
-		dose, readable := doseMg(written, med)
+		dose, readable := doseMg(written, it, med)
 		if isPerKg {
 			// "15 mg/kg": in mg for the latest weight (the one it is worked from, said stale
 			// above); without a weight it cannot be told (said missing above).
@@ -356,15 +356,22 @@ func countOf(s string) float64 {
 	return whole + n
 }
 
+// strengthOf is a line's strength: its catalogue entry's, else one written in the medicine's
+// name as typed ("Paracetamol syrup 120 mg/5 mL").
+func strengthOf(it Item, med *catalogue.Medicine) (catalogue.Strength, bool) {
+	if med != nil {
+		if st, ok := catalogue.ReadStrength(med.Strength); ok {
+			return st, true
+		}
+	}
+	return catalogue.FindStrength(it.Medicine)
+}
+
 // doseMg is a dose as written in mg: in mg, in g, in mL of a liquid of known strength, or a
 // count of tablets or capsules of known strength; false when it cannot be told.
-func doseMg(written string, med *catalogue.Medicine) (float64, bool) {
+func doseMg(written string, it Item, med *catalogue.Medicine) (float64, bool) {
 	folded := textsearch.Fold(written)
-	var st catalogue.Strength
-	known := false
-	if med != nil {
-		st, known = catalogue.ReadStrength(med.Strength)
-	}
+	st, known := strengthOf(it, med)
 	if m := doseCount.FindStringSubmatch(folded); m != nil {
 		n := countOf(m[2])
 		if !known || st.PerML != 0 || n <= 0 {
@@ -478,10 +485,8 @@ func doseTables(c child, items []Item, lines []lineDrugs, r *reader) []LineDoses
 			continue
 		}
 		ld := LineDoses{Line: i, Rows: rows}
-		if med != nil {
-			if st, ok := catalogue.ReadStrength(med.Strength); ok {
-				ld.Strength = &st
-			}
+		if st, ok := strengthOf(it, med); ok {
+			ld.Strength = &st
 		}
 		out = append(out, ld)
 	}

@@ -157,6 +157,9 @@ func TestDosesByWeight(t *testing.T) {
 			}
 			return it
 		}
+		typed := func(medicine, dose, freq string) map[string]any {
+			return map[string]any{"medicine": medicine, "dose": dose, "route": "oral", "frequency": freq, "duration": "3 days", "quantity": "100"}
+		}
 		perKg := func(mgPerKg, doseMg float64, perDay int) map[string]any {
 			return map[string]any{"mg_per_kg": mgPerKg, "dose_mg": doseMg, "doses_per_day": perDay}
 		}
@@ -199,6 +202,11 @@ func TestDosesByWeight(t *testing.T) {
 			{"a dose by weight without any weight recorded", unweighed, line(syrup, "7.5 mL", "4 times a day", perKg(15, 180, 4)), []string{"weight_missing"}},
 			{"a 4-week-old on ibuprofen: under 3 months and 5 kg", newborn, line(ibuSyrup, "2 mL", "3 times a day", nil), []string{"dose_under_min_age", "dose_under_min_weight"}},
 			{"an adult needs no weight", s.patientID, line(syrup, "20 mL", "4 times a day", nil), []string{}},
+			// A line typed by hand: the strength is read from the name as typed.
+			{"typed «Paracetamol syrup 120 mg/5 mL», 12.5 mL is 300 mg: above the most", toddler, typed("Paracetamol syrup 120 mg/5 mL", "12.5 mL", "3 times a day"), []string{"dose_above_max"}},
+			{"typed «Paracetamol syrup 120 mg/5 mL», 5 mL is 120 mg: within", toddler, typed("Paracetamol syrup 120 mg/5 mL", "5 mL", "3 times a day"), []string{}},
+			{"typed «Парацетамол сироп 250 мг/5 мл», 10 мл is 500 mg: above the most", toddler, typed("Парацетамол сироп 250 мг/5 мл", "10 мл", "3 раза в день"), []string{"dose_above_max"}},
+			{"typed without a strength, a dose in mL cannot be read", toddler, typed("Paracetamol syrup", "5 mL", "3 times a day"), []string{"dose_unreadable"}},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				var got doseCheck
