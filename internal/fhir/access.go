@@ -161,6 +161,21 @@ func readForbidden(res Resource) *Error {
 	return &Error{Status: http.StatusForbidden, Code: "forbidden", Key: "fhir.read_forbidden", Args: []any{named([]string{k})}}
 }
 
+// readRefusal is why p may not read res by act, nil when it may. A resource of a patient
+// outside the patient a SMART app's launch context confines it to is answered as missing,
+// exactly as one that does not exist (404), so that the app learns nothing of another
+// patient's record, not even that a resource of that id exists; a type or category p may not
+// read at all is refused, naming it (403: that says nothing of any one patient).
+func readRefusal(p *auth.Principal, res Resource, act byte, missing *Error) *Error {
+	switch {
+	case !mayRead(p, res.ResourceKind(), categoryOf(res)):
+		return readForbidden(res)
+	case !inContext(p, res, act):
+		return missing
+	}
+	return nil
+}
+
 // keepReadable leaves out of list what p may not read by act.
 func keepReadable(p *auth.Principal, list []Resource, act byte) []Resource {
 	out := list[:0:0]

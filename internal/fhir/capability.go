@@ -167,15 +167,20 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 				"counts the dose for, the schedule (series), the antigen (targetDisease in the clinic's system " + systemAntigen + "), the dose it counts " +
 				"as and the series' doses, and a note for each antigen it does not count for (too early, too close, too late, not needed). A reaction after a dose is " +
 				"reaction.date and, in words, reaction.detail.display (no Observation is made of it). A record marked entered in error is " +
-				"entered-in-error with the reason in a note. The store keeps no earlier versions: vread and history answer the current one."
+				"entered-in-error with the reason in a note. A refusal or contraindication of an antigen (no product) has vaccineCode CVX's code of a vaccine " +
+				"against it of no stated formulation (998 where CVX has none), the antigen's name as text. targetDisease is SNOMED CT (the IPS's vaccine target " +
+				"diseases) beside the clinic's code. Each change of a record (its creation, a reaction, entered in error) is a version vread and _history give " +
+				"as it was; a record not changed since versions were kept has its current one alone."
 		}
 		if kind == "ImmunizationRecommendation" {
 			res.Documentation = "A patient's forecast, worked out when read from their record against the clinic's schedules, never stored: " +
 				"one per patient (id the patient's) whose forecast has anything to say. Each recommendation is an antigen's next dose: " +
-				"targetDisease (the clinic's system " + systemAntigen + "), vaccineCode the products that give it (CVX, ATC), series the schedule, " +
+				"targetDisease, vaccineCode the products that give it (CVX, ATC), series the schedule, " +
 				"doseNumberPositiveInt and seriesDosesPositiveInt, forecastStatus (due, overdue, complete, contraindicated in HL7's " +
 				"immunization-recommendation-status; upcoming, aged_out and refused in " + systemForecastStatus + "), dateCriterion LOINC " +
 				"30981-5 earliest, 30980-7 due, 59778-1 overdue and 59777-3 latest, and supportingImmunization the doses that counted. " +
+				"Only upcoming, due and overdue carry dateCriterion: complete, aged out, refused and contraindicated say their status alone. " +
+				"targetDisease is SNOMED CT (the IPS's vaccine target diseases) beside the clinic's code. A patient past the end of every schedule (18 years) has none. " +
 				"date is the day it was worked out for and meta.lastUpdated the moment; it keeps no versions, and an export includes it whatever _since says."
 		}
 		if res.Versioning == "versioned-update" {

@@ -356,7 +356,9 @@ func TestSmartAppReadsItsPatientsImmunizations(t *testing.T) {
 			t.Errorf("the app's search: %v", got)
 		}
 		get(t, cl, fmt.Sprintf("/fhir/R4/Immunization/%d", mine), http.StatusOK)
-		get(t, cl, fmt.Sprintf("/fhir/R4/Immunization/%d", theirs), http.StatusForbidden)
+		// Another patient's record is answered as one that does not exist (not 403, which
+		// would tell the app it exists).
+		get(t, cl, fmt.Sprintf("/fhir/R4/Immunization/%d", theirs), http.StatusNotFound)
 		get(t, cl, fmt.Sprintf("/fhir/R4/Immunization?patient=%d", c.patientID), http.StatusForbidden)
 		if len(immunisation.Default().Schedules("en")) > 0 {
 			get(t, cl, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", kid), http.StatusOK)
@@ -364,7 +366,7 @@ func TestSmartAppReadsItsPatientsImmunizations(t *testing.T) {
 				t.Errorf("the app's forecasts: %v", got)
 			}
 		}
-		get(t, cl, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", c.patientID), http.StatusForbidden)
+		get(t, cl, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", c.patientID), http.StatusNotFound)
 		get(t, cl, fmt.Sprintf("/fhir/R4/Observation?patient=%d", kid), http.StatusForbidden)
 	})
 }

@@ -243,7 +243,7 @@ func TestSmartAppReadsItsPatientsMedicines(t *testing.T) {
 			t.Errorf("the app's search: %v", got)
 		}
 		get(t, cl, fmt.Sprintf("/fhir/R4/MedicationStatement/taken-%d", mine), http.StatusOK)
-		get(t, cl, fmt.Sprintf("/fhir/R4/MedicationStatement/taken-%d", theirs), http.StatusForbidden)
+		get(t, cl, fmt.Sprintf("/fhir/R4/MedicationStatement/taken-%d", theirs), http.StatusNotFound) // another patient's: as missing
 		get(t, cl, fmt.Sprintf("/fhir/R4/MedicationStatement?patient=%d", c.nkaID), http.StatusForbidden)
 		get(t, cl, "/fhir/R4/MedicationStatement/_history", http.StatusForbidden)
 		// Its scope is the medicines alone.

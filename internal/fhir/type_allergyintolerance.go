@@ -3,7 +3,6 @@ package fhir
 import (
 	"context"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"emr/internal/auth"
@@ -36,27 +35,7 @@ func allergyPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPlan,
 		return searchPlan{}, err
 	}
 	ids, idGiven := q.recordIDs(true)
-	var f patient.Filter
-	match := pid >= 0 && coded && (!idGiven || len(ids) > 0)
-	if pid > 0 {
-		f.IDs = []int64{pid}
-	}
-	if idGiven {
-		if pid > 0 && !slices.Contains(ids, pid) {
-			match = false
-		}
-		f.IDs = ids
-	}
-	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-		if !match {
-			return nil, nil
-		}
-		g := f
-		g.After, g.Descending, g.Limit = after, desc, limit
-		list, _, err := h.Patients.Page(ctx, g)
-		if err != nil {
-			return nil, err
-		}
+	src := h.patientKeyed(pid, ids, idGiven, coded, true, func(_ context.Context, list []patient.Patient) ([]group, error) {
 		out := make([]group, 0, len(list))
 		for _, p := range list {
 			res := toAllergies(p)
@@ -66,7 +45,7 @@ func allergyPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPlan,
 			out = append(out, group{ID: p.ID, Resources: res})
 		}
 		return out, nil
-	}
+	})
 	return searchPlan{src: src, entity: "patient", patient: max(pid, 0)}, nil
 }
 

@@ -31,9 +31,15 @@ var typeImmunization = resourceType{
 	versions: func(h *Handler, _ recordSources) []versionSource {
 		return []versionSource{
 			sourceOf("immunisation", wholeID,
-				// The record store keeps no snapshots of earlier versions: the live record alone.
-				func(context.Context, database.KeptQuery, string) ([]database.Kept[readRecord], error) {
-					return nil, nil
+				// Each version as the record store kept it (from issue 59's FHIR review on; a
+				// record not changed since has its live version alone).
+				func(ctx context.Context, q database.KeptQuery, lang string) ([]database.Kept[readRecord], error) {
+					list, err := immunisation.Kept(ctx, h.DB, q)
+					out := make([]database.Kept[readRecord], len(list))
+					for i, k := range list {
+						out[i] = database.Kept[readRecord]{Seq: k.Seq, RecordID: k.RecordID, Version: k.Version, RecordedAt: k.RecordedAt, Record: readRecord{k.Record, lang}}
+					}
+					return out, err
 				},
 				func(ctx context.Context, id int64, lang string) (readRecord, bool, error) {
 					x, found, err := immunisation.RecordByID(ctx, h.DB, id)
@@ -156,16 +162,36 @@ func vaccineConcept(key, lang string) *CodeableConcept {
 	return c
 }
 
-// antigenConcept is an antigen, the disease a dose protects against: the clinic's code and
+// antigenConcept is an antigen, the disease a dose protects against: its SNOMED CT disease
+// code where antigens.tsv has one (the IPS's vaccine target diseases), the clinic's code, and
 // its name in lang.
 func antigenConcept(key, lang string) CodeableConcept {
 	name := key
-	for _, a := range immunisation.Default().Antigens(lang) {
-		if a.Key == key && a.Name != "" {
-			name = a.Name
-		}
+	if a, ok := immunisation.Default().Antigen(key, lang); ok && a.Name != "" {
+		name = a.Name
 	}
-	return CodeableConcept{Coding: []Coding{{System: systemAntigen, Code: key}}, Text: name}
+	c := CodeableConcept{Text: name}
+	if _, sct := immunisation.Default().AntigenCodes(key); sct != "" {
+		c.Coding = append(c.Coding, Coding{System: systemSNOMED, Code: sct})
+	}
+	c.Coding = append(c.Coding, Coding{System: systemAntigen, Code: key})
+	return c
+}
+
+// cvxNoVaccine is CVX's "no vaccine administered": the vaccine code of a refusal or
+// contraindication of an antigen CVX has no code of an unstated product for.
+const cvxNoVaccine = "998"
+
+// antigenVaccineConcept is the vaccineCode of a record that names an antigen and no product (a
+// refusal or a contraindication): CVX's code of a vaccine against the antigen of no stated
+// formulation (antigens.tsv, cvx_unspecified), else 998 no vaccine administered, with the
+// antigen's name in lang as text — vaccineCode is 1..1 in R4 and coded in US Core and the IPS.
+func antigenVaccineConcept(key, lang string) *CodeableConcept {
+	cvx, _ := immunisation.Default().AntigenCodes(key)
+	if cvx == "" {
+		cvx = cvxNoVaccine
+	}
+	return &CodeableConcept{Coding: []Coding{{System: systemCVX, Code: cvx}}, Text: antigenConcept(key, lang).Text}
 }
 
 // toImmunization is a record as an Immunization, named in lang.
@@ -183,8 +209,7 @@ func toImmunization(x immunisation.Recorded, lang string) Immunization {
 	case x.Vaccine != "":
 		m.VaccineCode = vaccineConcept(x.Vaccine, lang)
 	default: // a refusal or contraindication of an antigen names no product
-		c := antigenConcept(x.Antigen, lang)
-		m.VaccineCode = &CodeableConcept{Text: c.Text}
+		m.VaccineCode = antigenVaccineConcept(x.Antigen, lang)
 	}
 	here := true
 	switch x.Kind {

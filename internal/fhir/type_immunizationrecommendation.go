@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"emr/internal/apperr"
 	"emr/internal/auth"
 	"emr/internal/i18n"
 	"emr/internal/immunisation"
@@ -61,15 +60,46 @@ var dateCriteria = []struct {
 	{"59777-3", "Latest date to give immunization", func(r immunisation.Recommendation) string { return r.LatestOn }},
 }
 
-// recommendationOf is patient id's forecast as an ImmunizationRecommendation, named in lang;
-// false when there is no such patient or the forecast says nothing.
-func (h *Handler) recommendationOf(ctx context.Context, id int64, lang string) (ImmunizationRecommendation, bool, error) {
-	f, _, found, err := immunisation.PatientForecast(ctx, h.DB, immunisation.Default(), id, h.Visits.Today())
-	if err != nil || !found || len(f.Recommendations) == 0 {
-		return ImmunizationRecommendation{}, false, err
+// recommendationsOf are the forecasts of patients (those that exist) as
+// ImmunizationRecommendations, named in lang: the clinic's schedules read once, the patients'
+// records together (immunisation.PatientForecasts). A patient whose forecast says nothing,
+// or who is past the end of every schedule (an adult: programmes.tsv, forecast_until), has
+// none.
+func (h *Handler) recommendationsOf(ctx context.Context, patients []int64, lang string) (map[int64]ImmunizationRecommendation, error) {
+	out := map[int64]ImmunizationRecommendation{}
+	if len(patients) == 0 {
+		return out, nil
 	}
-	return toRecommendation(id, f, lang, time.Now()), true, nil
+	set, err := immunisation.ReadSettings(ctx, h.DB)
+	if err != nil {
+		return nil, err
+	}
+	all, err := immunisation.PatientForecasts(ctx, h.DB, immunisation.Default(), set.Schedules, patients, h.Visits.Today())
+	if err != nil {
+		return nil, err
+	}
+	at := time.Now()
+	for id, pf := range all {
+		if pf.Over || len(pf.Forecast.Recommendations) == 0 {
+			continue
+		}
+		out[id] = toRecommendation(id, pf.Forecast, lang, at)
+	}
+	return out, nil
 }
+
+// recommendationOf is patient id's recommendation; false when there is none.
+func (h *Handler) recommendationOf(ctx context.Context, id int64, lang string) (ImmunizationRecommendation, bool, error) {
+	all, err := h.recommendationsOf(ctx, []int64{id}, lang)
+	res, ok := all[id]
+	return res, ok, err
+}
+
+// dated are the forecast statuses whose recommendation carries dates: a dose still to give.
+// A complete, aged-out, refused or contraindicated one says its status alone — no day to give
+// a dose that is not to be given (the forecast keeps a refused or contraindicated dose's days
+// for the chart, which shows when it would have been due).
+var dated = map[string]bool{immunisation.StatusUpcoming: true, immunisation.StatusDue: true, immunisation.StatusOverdue: true}
 
 // toRecommendation is a forecast as an ImmunizationRecommendation: each antigen's next dose
 // (or why there is none) with its dates, and the doses of the record that counted for it.
@@ -92,7 +122,7 @@ func toRecommendation(patientID int64, f immunisation.Forecast, lang string, at 
 			rec.VaccineCode = append(rec.VaccineCode, *vaccineConcept(v, lang))
 		}
 		for _, d := range dateCriteria {
-			if on := d.of(r); on != "" {
+			if on := d.of(r); on != "" && dated[r.Status] {
 				rec.DateCriterion = append(rec.DateCriterion, DateCriterion{Code: concept(systemLOINC, d.code, d.display), Value: on})
 			}
 		}
@@ -123,8 +153,8 @@ func (h *Handler) readRecommendation(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, notFound("ImmunizationRecommendation", id))
 		return
 	}
-	if !readable(auth.PrincipalFrom(r.Context()), res, auth.ActRead) {
-		WriteError(w, r, readForbidden(res))
+	if e := readRefusal(auth.PrincipalFrom(r.Context()), res, auth.ActRead, notFound("ImmunizationRecommendation", id)); e != nil {
+		WriteError(w, r, e)
 		return
 	}
 	if err := h.audited(r, "fhir.immunizationrecommendation.read", "patient", id, n, "ImmunizationRecommendation/"+id); err != nil {
@@ -135,78 +165,67 @@ func (h *Handler) readRecommendation(w http.ResponseWriter, r *http.Request) {
 }
 
 // recommendationPlan reads an ImmunizationRecommendation search: the patients (the one named,
-// those of _id), each giving its forecast.
+// those of _id), a page's forecasts worked out together.
 func recommendationPlan(h *Handler, r *http.Request, q *query, coded bool) (searchPlan, error) {
 	pid, err := q.reference("patient", "Patient")
 	if err != nil {
 		return searchPlan{}, err
 	}
 	ids, idGiven := q.ids()
-	var f patient.Filter
-	match := pid >= 0 && coded && (!idGiven || len(ids) > 0)
-	if pid > 0 {
-		f.IDs = []int64{pid}
-	}
-	if idGiven {
-		if pid > 0 && !containsID(ids, pid) {
-			match = false
-		}
-		f.IDs = ids
-	}
 	lang := i18n.FromRequest(r)
-	src := func(ctx context.Context, after int64, desc bool, limit int) ([]group, error) {
-		if !match {
-			return nil, nil
-		}
-		g := f
-		g.After, g.Descending, g.Limit = after, desc, limit
-		list, _, err := h.Patients.Page(ctx, g)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]group, 0, len(list))
-		for _, p := range list {
-			res, found, err := h.recommendationOf(ctx, p.ID, lang)
-			if err != nil {
-				return nil, err
-			}
-			g := group{ID: p.ID}
-			if found {
-				g.Resources = []Resource{res}
-			}
-			out = append(out, g)
-		}
-		return out, nil
-	}
+	src := h.patientKeyed(pid, ids, idGiven, coded, false, func(ctx context.Context, list []patient.Patient) ([]group, error) {
+		return h.recommendationGroups(ctx, list, lang)
+	})
 	return searchPlan{src: src, entity: "patient", patient: max(pid, 0)}, nil
+}
+
+// recommendationGroups are the patients' recommendations, a group each (empty for a patient
+// who has none, so that the walk moves on).
+func (h *Handler) recommendationGroups(ctx context.Context, list []patient.Patient, lang string) ([]group, error) {
+	ids := make([]int64, len(list))
+	for i, p := range list {
+		ids[i] = p.ID
+	}
+	recs, err := h.recommendationsOf(ctx, ids, lang)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]group, 0, len(list))
+	for _, p := range list {
+		g := group{ID: p.ID}
+		if res, ok := recs[p.ID]; ok {
+			g.Resources = []Resource{res}
+		}
+		out = append(out, g)
+	}
+	return out, nil
 }
 
 // recommendationsEach hands fn the recommendation of patientID (every patient's when 0, a
 // batch at a time, calling step after each batch).
 func (h *Handler) recommendationsEach(ctx context.Context, patientID int64, lang string, fn func(Resource) error, step func() error) error {
-	one := func(id int64) error {
-		res, found, err := h.recommendationOf(ctx, id, lang)
+	if patientID != 0 {
+		res, found, err := h.recommendationOf(ctx, patientID, lang)
 		if err != nil || !found {
 			return err
 		}
 		return fn(res)
 	}
-	if patientID != 0 {
-		err := one(patientID)
-		if apperr.KindOf(err) == apperr.KindNotFound {
-			return nil
-		}
-		return err
-	}
-	f := patient.Filter{Limit: exportBatch}
+	f := patient.Filter{Limit: exportBatch, WithoutHistory: true}
 	for {
 		list, _, err := h.Patients.Page(ctx, f)
 		if err != nil {
 			return err
 		}
-		for _, p := range list {
-			if err := one(p.ID); err != nil {
-				return err
+		groups, err := h.recommendationGroups(ctx, list, lang)
+		if err != nil {
+			return err
+		}
+		for _, g := range groups {
+			for _, res := range g.Resources {
+				if err := fn(res); err != nil {
+					return err
+				}
 			}
 		}
 		if err := step(); err != nil {

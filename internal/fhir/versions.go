@@ -288,8 +288,8 @@ func (t typeVersions) answer(h *Handler, w http.ResponseWriter, r *http.Request,
 		WriteError(w, r, missing)
 		return
 	}
-	if !readable(auth.PrincipalFrom(r.Context()), res, auth.ActRead) {
-		WriteError(w, r, readForbidden(res))
+	if e := readRefusal(auth.PrincipalFrom(r.Context()), res, auth.ActRead, missing); e != nil {
+		WriteError(w, r, e)
 		return
 	}
 	if err := t.audit(h, r, ".read", src.entity, recordID, v.patientID, strings.TrimSpace(t.kind+"/"+id+" "+detail)); err != nil {
@@ -379,8 +379,8 @@ func (t typeVersions) history(h *Handler) http.HandlerFunc {
 		p := auth.PrincipalFrom(r.Context())
 		for _, v := range list {
 			if res := pick(v.resources, t.kind, id); res != nil {
-				if !readable(p, res, auth.ActRead) {
-					WriteError(w, r, readForbidden(res))
+				if e := readRefusal(p, res, auth.ActRead, notFound(t.kind, id)); e != nil {
+					WriteError(w, r, e)
 					return
 				}
 				entries = append(entries, versionEntry(base, res))

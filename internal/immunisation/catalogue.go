@@ -142,6 +142,10 @@ type antigenRow struct {
 	key    string
 	names  map[string]string
 	source string
+	// cvx is the CVX code of a vaccine against the antigen of no stated product (its
+	// "unspecified formulation" code, or its only vaccine); snomed the SNOMED CT code of the
+	// disease it protects against (antigens.tsv, codes_source).
+	cvx, snomed string
 }
 
 type programme struct {
@@ -246,6 +250,39 @@ func (c *Catalogue) Antigen(key, lang string) (Antigen, bool) {
 		return Antigen{}, false
 	}
 	return Antigen{Key: key, Name: pick(c.antigens[i].names, lang)}, true
+}
+
+// AntigenCodes are the codes of antigen key: the CVX code of a vaccine against it whose
+// product is not stated, and the SNOMED CT code of the disease; "" where the table has none.
+func (c *Catalogue) AntigenCodes(key string) (cvx, snomed string) {
+	i, ok := c.antigenBy[key]
+	if !ok {
+		return "", ""
+	}
+	return c.antigens[i].cvx, c.antigens[i].snomed
+}
+
+// ForecastOver reports whether a person born on birth (YYYY-MM-DD) is, on asOf, past the end
+// of every schedule of schedules the catalogue has (programmes.tsv, forecast_until): nothing
+// is forecast for them any more. An unreadable day, or no known schedule: false.
+func (c *Catalogue) ForecastOver(schedules []string, birth, asOf string) bool {
+	b, ok1 := parseDay(birth)
+	t, ok2 := parseDay(asOf)
+	if !ok1 || !ok2 {
+		return false
+	}
+	known := false
+	for _, s := range schedules {
+		i, ok := c.programBy[s]
+		if !ok {
+			continue
+		}
+		known = true
+		if t.Before(c.programmes[i].until.after(b)) {
+			return false
+		}
+	}
+	return known
 }
 
 // Schedules are every shipped schedule, named in lang.
@@ -362,11 +399,15 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
-	if err := at.require(append([]string{"key", "source"}, Languages...)...); err != nil {
+	if err := at.require(append([]string{"key", "source", "cvx_unspecified", "snomed", "codes_source"}, Languages...)...); err != nil {
 		return nil, err
 	}
 	for _, r := range at.rows {
-		a := antigenRow{key: at.get(r, "key"), names: at.names(r), source: at.get(r, "source")}
+		a := antigenRow{key: at.get(r, "key"), names: at.names(r), source: at.get(r, "source"),
+			cvx: at.get(r, "cvx_unspecified"), snomed: at.get(r, "snomed")}
+		if (a.cvx != "" || a.snomed != "") && at.get(r, "codes_source") == "" {
+			return nil, fmt.Errorf("antigens.tsv %s: codes without codes_source", a.key)
+		}
 		if _, dup := c.antigenBy[a.key]; dup {
 			return nil, fmt.Errorf("antigens.tsv: %s twice", a.key)
 		}

@@ -8,6 +8,7 @@ package immunisation
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -184,44 +185,90 @@ func withReactionsAndNames(ctx context.Context, q database.Querier, list []Recor
 // record last changed (the patient or any of their immunisation records). found is false
 // when there is no such patient.
 func PatientForecast(ctx context.Context, q database.Querier, c *Catalogue, patientID int64, asOf string) (f Forecast, changed time.Time, found bool, err error) {
-	byID, err := patient.Briefs(ctx, q, []int64{patientID})
+	s, err := ReadSettings(ctx, q)
 	if err != nil {
 		return f, changed, false, err
 	}
-	p, ok := byID[patientID]
-	if !ok {
-		return f, changed, false, nil
+	all, err := PatientForecasts(ctx, q, c, s.Schedules, []int64{patientID}, asOf)
+	if err != nil {
+		return f, changed, false, err
 	}
-	child := Child{BirthDate: p.BirthDate, Sex: p.Sex}
-	changed = p.UpdatedAt
-	var records []entry
+	pf, ok := all[patientID]
+	return pf.Forecast, pf.Changed, ok, nil
+}
+
+// PatientsForecast is one patient's forecast as PatientForecasts reads it.
+type PatientsForecast struct {
+	Forecast Forecast
+	// Changed is when the patient's record last changed (the patient or any of their
+	// immunisation records).
+	Changed time.Time
+	// Over: the patient is past the end of every schedule (programmes.tsv, forecast_until):
+	// nothing is forecast for them any more, whatever the forecast lists as aged out.
+	Over bool
+}
+
+// forecastBatch is how many records PatientForecasts reads a query.
+const forecastBatch = 500
+
+// PatientForecasts is the forecast of each of patients (those that exist) as of a day, read
+// against schedules (the clinic's, read once by the caller): the patients in one query, their
+// records with their reactions a page of forecastBatch at a time, whatever their number.
+func PatientForecasts(ctx context.Context, q database.Querier, c *Catalogue, schedules []string, patients []int64, asOf string) (map[int64]PatientsForecast, error) {
+	out := make(map[int64]PatientsForecast, len(patients))
+	if len(patients) == 0 {
+		return out, nil
+	}
+	byID, err := patient.Briefs(ctx, q, patients)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, id := range patients {
+		if _, ok := byID[id]; ok {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	records := map[int64][]entry{}
+	harms := map[int64][]harm{}
+	changed := map[int64]time.Time{}
+	for _, id := range ids {
+		changed[id] = byID[id].UpdatedAt
+	}
 	var after int64
 	for {
-		list, err := RecordsPage(ctx, q, PageFilter{PatientID: patientID, After: after, Limit: 500})
+		list, err := RecordsPage(ctx, q, PageFilter{PatientIDs: ids, After: after, Limit: forecastBatch})
 		if err != nil {
-			return f, changed, true, err
+			return nil, err
 		}
 		for _, r := range list {
-			if r.UpdatedAt.After(changed) {
-				changed = r.UpdatedAt
+			if r.UpdatedAt.After(changed[r.PatientID]) {
+				changed[r.PatientID] = r.UpdatedAt
 			}
-			if !r.InError() {
-				records = append(records, entry{ID: r.ID, Kind: r.Kind, Vaccine: r.Vaccine, Antigen: r.Antigen, On: r.OccurredOn, UntilOn: r.UntilOn})
+			if r.InError() {
+				continue
+			}
+			records[r.PatientID] = append(records[r.PatientID], entry{ID: r.ID, Kind: r.Kind, Vaccine: r.Vaccine, Antigen: r.Antigen, On: r.OccurredOn, UntilOn: r.UntilOn})
+			for _, x := range r.Reactions { // completed ones only (RecordsPage)
+				harms[r.PatientID] = append(harms[r.PatientID], harm{DoseID: r.ID, Reaction: x.Reaction, OnsetOn: x.OnsetOn})
 			}
 		}
-		if len(list) < 500 {
+		if len(list) < forecastBatch {
 			break
 		}
 		after = list[len(list)-1].ID
 	}
-	harms, err := harmsOfPatient(ctx, q, patientID)
-	if err != nil {
-		return f, changed, true, err
+	for _, id := range ids {
+		p := byID[id]
+		doses, excl := forecastInput(c, records[id], harms[id])
+		child := Child{BirthDate: p.BirthDate, Sex: p.Sex}
+		out[id] = PatientsForecast{Forecast: c.Forecast(schedules, child, doses, excl, asOf), Changed: changed[id],
+			Over: c.ForecastOver(schedules, p.BirthDate, asOf)}
 	}
-	doses, excl := forecastInput(c, records, harms)
-	s, err := ReadSettings(ctx, q)
-	if err != nil {
-		return f, changed, true, err
-	}
-	return c.Forecast(s.Schedules, child, doses, excl, asOf), changed, true, nil
+	return out, nil
 }

@@ -405,6 +405,9 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 				return err
 			}
 		}
+		if err := keepVersion(ctx, tx, id); err != nil {
+			return err
+		}
 		return RefreshDue(ctx, tx, patientID)
 	})
 	if err != nil {
@@ -441,6 +444,9 @@ func (s *Store) EnteredInError(ctx context.Context, e audit.Event, id int64, rea
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.entered_in_error", "immunisation", strconv.FormatInt(id, 10), r.PatientID, audit.Success
 		if err := audit.Record(ctx, tx, e); err != nil {
+			return err
+		}
+		if err := keepVersion(ctx, tx, id); err != nil {
 			return err
 		}
 		return RefreshDue(ctx, tx, r.PatientID)
@@ -516,6 +522,9 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
 		}
+		if err := keepVersion(ctx, tx, id); err != nil {
+			return err
+		}
 		return RefreshDue(ctx, tx, r.PatientID)
 	})
 	if err != nil {
@@ -529,6 +538,26 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		return Reaction{}, apperr.NotFound("immunisation.not_found")
 	}
 	return list[0], nil
+}
+
+// VersionKind names the kept versions of immunisation records (database.KeepVersion): each
+// a Recorded, as the FHIR API reads it, kept in the transaction of every change that moves
+// the record's version (its creation, a reaction, entered in error), so that Immunization's
+// vread and _history give each version as it was.
+const VersionKind = "immunisation"
+
+// keepVersion keeps record id as it is now in tx, at its version.
+func keepVersion(ctx context.Context, tx *sql.Tx, id int64) error {
+	r, found, err := RecordByID(ctx, tx, id)
+	if err != nil || !found {
+		return err
+	}
+	return database.KeepVersion(ctx, tx, VersionKind, id, r.Version, r.UpdatedAt, r)
+}
+
+// Kept reads the kept versions of immunisation records q selects.
+func Kept(ctx context.Context, db database.Querier, q database.KeptQuery) ([]database.Kept[Recorded], error) {
+	return database.ReadKept[Recorded](ctx, db, VersionKind, q)
 }
 
 const recordColumns = `id, patient_id, kind, status, vaccine, antigen, occurred_on, dose_number, lot, expiry, site, route, given_by, performer,
