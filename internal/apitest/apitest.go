@@ -72,6 +72,7 @@ func NewWith(t testing.TB, db *database.DB, cfg config.Config) *Env {
 		t.Fatal(err)
 	}
 	srv := server.New(cfg, db, WebFS)
+	t.Cleanup(srv.Settle) // after the server below has closed, before the database does
 	listening, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
 	go srv.Push.Run(listening)

@@ -125,7 +125,7 @@ func (s *Settings) clean(c vaccines) error {
 // SaveSettings stores the clinic's immunisation settings if in.Version is still the stored
 // one (else a conflict), audited. When the schedules changed, the save asks in its
 // transaction for every child's due rows to be rebuilt (RequestRefreshAll), then rebuilds
-// them for up to RefreshKick after the commit; the hourly pass (DueService.Pass) finishes
+// them in the background after the commit (rebuildSoon); the hourly pass (DueService.Pass) finishes
 // what is left, and a server stopped half-way goes on where it stopped.
 func (s *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (Settings, error) {
 	if err := in.clean(s.catalogue()); err != nil {
@@ -154,15 +154,33 @@ func (s *Store) SaveSettings(ctx context.Context, e audit.Event, in Settings) (S
 	if err != nil || !changed {
 		return in, err
 	}
-	kick, cancel := context.WithTimeout(ctx, RefreshKick)
-	defer cancel()
-	if _, err := RefreshAll(kick, s.DB); err != nil && kick.Err() == nil {
-		// Saved: the rebuild stays requested, and the hourly pass goes on with it.
-		slog.Warn("rebuild the immunisation due list", "err", err)
-	}
+	s.rebuildSoon(ctx)
 	return in, nil
 }
 
-// RefreshKick is how long a save of new schedules goes on rebuilding the due rows after its
-// commit before it answers (the hourly pass does the rest).
-const RefreshKick = 3 * time.Second
+// RebuildLimit is how long a rebuild started by a save of new schedules goes on, in the
+// background, before it leaves the rest to the hourly pass (DueService.Pass).
+const RebuildLimit = 10 * time.Minute
+
+// rebuildSoon rebuilds the requested due rows in the background, after the save has answered:
+// one rebuild at a time (a save meanwhile restarts the request, which the running one reads
+// batch by batch). Saved, the rebuild stays requested whatever happens to this one: the
+// hourly pass, on any instance, goes on with it.
+func (s *Store) rebuildSoon(ctx context.Context) {
+	if !s.rebuilding.CompareAndSwap(false, true) {
+		return
+	}
+	s.rebuilds.Add(1)
+	go func() {
+		defer s.rebuilds.Done()
+		defer s.rebuilding.Store(false)
+		bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), RebuildLimit)
+		defer cancel()
+		if _, err := RefreshAll(bg, s.DB); err != nil && bg.Err() == nil {
+			slog.Warn("rebuild the immunisation due list", "err", err)
+		}
+	}()
+}
+
+// WaitRebuild waits for a rebuild started by a save to end (a test's database is closed after it).
+func (s *Store) WaitRebuild() { s.rebuilds.Wait() }

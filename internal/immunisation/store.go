@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -74,6 +76,9 @@ type Store struct {
 	// Medicines reads the medicines a patient takes now with their codes (the prescription
 	// package's, wired by the server; nil: none known).
 	Medicines func(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]CurrentMedicine, error)
+
+	rebuilding atomic.Bool    // a due rebuild runs (rebuildSoon)
+	rebuilds   sync.WaitGroup // the running one
 }
 
 func (s *Store) catalogue() vaccines { return shipped }

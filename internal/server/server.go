@@ -66,6 +66,16 @@ type Server struct {
 
 	background []func(ctx context.Context) // see Background
 	hub        *push.Hub                   // the built-in endpoint's sockets
+	// settle waits for the work a request left running after it answered (a rebuild of the
+	// immunisation due list): a test's database is closed after it.
+	settle func()
+}
+
+// Settle waits for the work requests left running after they answered.
+func (s *Server) Settle() {
+	if s.settle != nil {
+		s.settle()
+	}
 }
 
 // CloseSockets closes the built-in push endpoint's sockets with the protocol's "reconnect
@@ -336,7 +346,7 @@ func New(cfg config.Config, db *database.DB, web fs.FS) *Server {
 	if outbox := mailOutbox(cfg, db); outbox != nil {
 		background = append(background, outbox.Run)
 	}
-	return &Server{Routes: routes, Handler: h, Push: publisher, hub: hub, background: background}
+	return &Server{Routes: routes, Handler: h, Push: publisher, hub: hub, background: background, settle: st.Immunisations.WaitRebuild}
 }
 
 // mailOutbox is the sender of the e-mail and text messages the product writes into its
