@@ -76,6 +76,13 @@ func Decode(w http.ResponseWriter, r *http.Request, v any) error {
 	return nil
 }
 
+// HasBidiControl reports whether s holds a bidirectional embedding, override or isolate
+// (U+202A–U+202E, U+2066–U+2069): invisible, they reorder what a printed line shows (a lot
+// number read backwards), so a one-line field of a record refuses them.
+func HasBidiControl(s string) bool {
+	return strings.ContainsFunc(s, func(c rune) bool { return c >= 0x202a && c <= 0x202e || c >= 0x2066 && c <= 0x2069 })
+}
+
 // HasControl reports whether s holds a control character other than tab, newline and
 // carriage return (C0, DEL and C1), or a noncharacter.
 func HasControl(s string) bool {

@@ -149,6 +149,8 @@ func TestRecordRefusesBadInput(t *testing.T) {
 			{"no vaccine", dose("", day(-10)), "vaccine"},
 			{"vaccine not in the catalogue", dose("smallpox", day(-10)), "vaccine"},
 			{"no lot for a dose given here", dose("mmr", day(-10), "lot", " "), "lot"},
+			{"a lot with a right-to-left override (printed backwards)", dose("mmr", day(-10), "lot", "A\u202e321B"), "lot"},
+			{"a place with a bidirectional isolate", map[string]any{"kind": "elsewhere", "vaccine": "mmr", "occurred_on": day(-10), "source": "card", "place": "Clinic \u2067X\u2069"}, "place"},
 			{"no date", dose("mmr", ""), "occurred_on"},
 			{"not a date", dose("mmr", "last spring"), "occurred_on"},
 			{"in the future", dose("mmr", day(2)), "occurred_on"},

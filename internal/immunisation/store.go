@@ -18,6 +18,7 @@ import (
 	"emr/internal/appointment"
 	"emr/internal/audit"
 	"emr/internal/database"
+	"emr/internal/httpjson"
 	"emr/internal/patient"
 	"emr/internal/user"
 )
@@ -227,7 +228,7 @@ func validDate(s string) bool {
 	return err == nil
 }
 
-func oneLine(s string) bool { return !strings.ContainsAny(s, "\r\n\t") }
+func oneLine(s string) bool { return !strings.ContainsAny(s, "\r\n\t") && !httpjson.HasBidiControl(s) }
 
 // clean trims in and checks what it can without the database.
 func (s *Store) clean(in *RecordInput, c child, today string) error {
