@@ -160,20 +160,8 @@ func GetIn(ctx context.Context, q database.Querier, id int64) (Appointment, erro
 
 // UpcomingOf lists the ids of the patient's booked appointments starting after now.
 func UpcomingOf(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id FROM appointments WHERE patient_id = $1 AND status = 'booked' AND starts_at > $2 ORDER BY id`, patientID, now.UTC())
-	if err != nil {
-		return nil, fmt.Errorf("read upcoming appointments: %w", err)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return database.Column[int64](q.QueryContext(ctx,
+		`SELECT id FROM appointments WHERE patient_id = $1 AND status = 'booked' AND starts_at > $2 ORDER BY id`, patientID, now.UTC()))
 }
 
 // Get returns one appointment.

@@ -440,23 +440,10 @@ func (s *DueService) loc() *time.Location {
 // pending is the next children (after id after, a batch) with a dose due by the horizon and
 // not yet reminded of.
 func (s *DueService) pending(ctx context.Context, after int64, until, day string) ([]int64, error) {
-	rows, err := s.DB.QueryContext(ctx, `SELECT DISTINCT d.patient_id FROM immunisation_due d
+	return database.Column[int64](s.DB.QueryContext(ctx, `SELECT DISTINCT d.patient_id FROM immunisation_due d
 		WHERE d.due_on <= $1 AND (d.latest_on = '' OR d.latest_on >= $2) AND d.patient_id > $3 AND d.archived = FALSE AND NOT (d.birth_date <= $4)
 		AND NOT EXISTS (SELECT 1 FROM immunisation_reminders r WHERE r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number)
-		ORDER BY d.patient_id LIMIT 100`, until, day, after, yearsBefore(day, ChildAgeLimit))
-	if err != nil {
-		return nil, fmt.Errorf("read the children to remind: %w", err)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+		ORDER BY d.patient_id LIMIT 100`, until, day, after, yearsBefore(day, ChildAgeLimit)))
 }
 
 // inQuiet says whether t (the clinic's time) falls in the quiet hours start–end ("21:00",

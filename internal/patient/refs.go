@@ -125,18 +125,5 @@ func Briefs(ctx context.Context, q database.Querier, ids []int64) (map[int64]Bri
 // in order: a walk over the whole register a batch at a time (a rebuild of another domain's
 // rows for every patient).
 func IDsAfter(ctx context.Context, q database.Querier, after int64, limit int) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id FROM patients WHERE id > $1 ORDER BY id LIMIT $2`, after, limit)
-	if err != nil {
-		return nil, fmt.Errorf("read the next patients: %w", err)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return database.Column[int64](q.QueryContext(ctx, `SELECT id FROM patients WHERE id > $1 ORDER BY id LIMIT $2`, after, limit))
 }
