@@ -61,9 +61,6 @@ type PatientRef struct {
 	LastName   string `json:"last_name"`
 	Sex        string `json:"sex"`
 	BirthDate  string `json:"birth_date"`
-	// Version and UpdatedAt of the patient's record (patient.Summary's), not shown.
-	Version   int       `json:"-"`
-	UpdatedAt time.Time `json:"-"`
 }
 
 // Appointment is a stored appointment with the names its screens show.

@@ -133,8 +133,7 @@ func named(ctx context.Context, q database.Querier, list []Appointment) error {
 	}
 	for i := range list {
 		p := refs[list[i].PatientID]
-		list[i].Patient = PatientRef{MRN: p.MRN, FirstName: p.FirstName, MiddleName: p.MiddleName, LastName: p.LastName, Sex: p.Sex, BirthDate: p.BirthDate,
-			Version: p.Version, UpdatedAt: p.UpdatedAt}
+		list[i].Patient = PatientRef{MRN: p.MRN, FirstName: p.FirstName, MiddleName: p.MiddleName, LastName: p.LastName, Sex: p.Sex, BirthDate: p.BirthDate}
 		list[i].DoctorName = names[list[i].DoctorID]
 	}
 	return nil

@@ -154,13 +154,6 @@ func toObservations(rec appointment.Record) []Resource {
 	}
 	if pct := bmiPercentileOf(rec); pct != nil {
 		o := mk("bmipct", bmiPercentile, bmiPercentileDisplay)
-		// Worked out of the patient's birth date and sex too: a change to the patient's
-		// record is a new version of it (both versions only grow, so their sum does).
-		updated := rec.VisitUpdatedAt
-		if rec.Patient.UpdatedAt.After(updated) {
-			updated = rec.Patient.UpdatedAt
-		}
-		o.base = newBase("Observation", aid+"-bmipct", rec.VisitVersion+rec.Patient.Version, updated)
 		o.ValueQuantity = quantity(*pct, "%", "%")
 		o.Note = []Annotation{{Text: "Percentile on the " + growth.Source}}
 		o.claim(vitalProfiles["bmipct"], vitalConforms(o, bmiPercentile))

@@ -199,10 +199,6 @@ type Summary struct {
 	Phone      string `json:"phone"`
 	Archived   bool   `json:"archived"`
 	HasPhoto   bool   `json:"has_photo"`
-	// Version and UpdatedAt of the patient's record: what is worked out of it elsewhere (a
-	// BMI percentile reads the birth date and sex) changes with them.
-	Version   int       `json:"-"`
-	UpdatedAt time.Time `json:"-"`
 }
 
 // NameIn is the patient's name as one line, in the order lang writes names.

@@ -48,7 +48,7 @@ var sorts = map[string]string{
 var numberQuery = regexp.MustCompile(`^[0-9+()\-. ]+$`)
 
 const summaryColumns = `p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.phone,
-	p.archived_at IS NOT NULL, p.photo_file_id IS NOT NULL, p.version, p.updated_at`
+	p.archived_at IS NOT NULL, p.photo_file_id IS NOT NULL`
 
 // ParseListQuery reads ?q=&page=&per_page=&sort=&archived= and checks each value.
 func ParseListQuery(get func(string) string) (ListQuery, error) {
@@ -77,7 +77,7 @@ func scanSummaries(rows *sql.Rows, err error) ([]Summary, error) {
 	out := []Summary{}
 	for rows.Next() {
 		var s Summary
-		if err := rows.Scan(&s.ID, &s.MRN, &s.FirstName, &s.MiddleName, &s.LastName, &s.Sex, &s.BirthDate, &s.Phone, &s.Archived, &s.HasPhoto, &s.Version, &s.UpdatedAt); err != nil {
+		if err := rows.Scan(&s.ID, &s.MRN, &s.FirstName, &s.MiddleName, &s.LastName, &s.Sex, &s.BirthDate, &s.Phone, &s.Archived, &s.HasPhoto); err != nil {
 			return nil, err
 		}
 		out = append(out, s)
