@@ -53,6 +53,18 @@ func TestImmunizationRefusalIsCoded(t *testing.T) {
 				t.Errorf("Immunization/%d vaccineCode: %v, want CVX %s %q", id, vc, want[0], want[1])
 			}
 		}
+		// CVX 107 (DTaP) is only the nearest code: the antigen itself is the protocol's coded
+		// target disease, so a pertussis contraindication is not read as one of DTaP.
+		res := get(t, api, fmt.Sprintf("/fhir/R4/Immunization/%d", contra), http.StatusOK)
+		pa, _ := res["protocolApplied"].([]any)
+		if len(pa) != 1 {
+			t.Fatalf("the contraindication's protocolApplied: %v", res["protocolApplied"])
+		}
+		p := pa[0].(map[string]any)
+		td := p["targetDisease"].([]any)
+		if len(td) != 1 || codingOf(td[0].(map[string]any), "http://snomed.info/sct") != "27836007" || p["doseNumberString"] == nil || p["doseNumberPositiveInt"] != nil {
+			t.Errorf("the contraindication's protocolApplied: %v", p)
+		}
 		// Found by its code, as a dose's product is.
 		if got := ids(get(t, api, fmt.Sprintf("/fhir/R4/Immunization?patient=%d&vaccine-code=http://hl7.org/fhir/sid/cvx|05", kid), http.StatusOK)); len(got) != 1 || got[0] != fmt.Sprint(refused) {
 			t.Errorf("search by the refusal's CVX: %v", got)

@@ -268,6 +268,12 @@ func toImmunization(x immunisation.Recorded, lang string) Immunization {
 		}
 		m.ProtocolApplied = []ImmunizationProtocol{p}
 	}
+	// A refusal or contraindication of one antigen: its vaccineCode is CVX's nearest
+	// (107 DTaP for pertussis alone), so the antigen is said, coded, as the target disease
+	// (integrator's re-review: a pertussis refusal is not a DTaP refusal).
+	if (x.Kind == "refused" || x.Kind == "contraindicated") && x.Vaccine == "" && x.Antigen != "" {
+		m.ProtocolApplied = []ImmunizationProtocol{{TargetDisease: []CodeableConcept{antigenConcept(x.Antigen, lang)}, DoseNumberString: "not given"}}
+	}
 	for _, rx := range x.Reactions {
 		detail := reactionText(rx)
 		m.Reaction = append(m.Reaction, ImmunizationReaction{Date: rx.OnsetOn, Detail: &Reference{Display: detail}})
@@ -345,6 +351,9 @@ type ImmunizationReaction struct {
 type ImmunizationProtocol struct {
 	Series                 string            `json:"series,omitempty"`
 	TargetDisease          []CodeableConcept `json:"targetDisease,omitempty"`
-	DoseNumberPositiveInt  int               `json:"doseNumberPositiveInt"`
+	DoseNumberPositiveInt  int               `json:"doseNumberPositiveInt,omitempty"`
+	// DoseNumberString: a refusal or contraindication of an antigen says its antigen through
+	// the protocol's targetDisease, where doseNumber[x] is 1..1 and no dose was given.
+	DoseNumberString string `json:"doseNumberString,omitempty"`
 	SeriesDosesPositiveInt int               `json:"seriesDosesPositiveInt,omitempty"`
 }
