@@ -168,10 +168,10 @@ func readForbidden(res Resource) *Error {
 // read at all is refused, naming it (403: that says nothing of any one patient).
 func readRefusal(p *auth.Principal, res Resource, act byte, missing *Error) *Error {
 	switch {
+	case !inContext(p, res, act): // first: a refusal naming a category would say it exists
+		return missing
 	case !mayRead(p, res.ResourceKind(), categoryOf(res)):
 		return readForbidden(res)
-	case !inContext(p, res, act):
-		return missing
 	}
 	return nil
 }
