@@ -141,12 +141,29 @@ var strengthPattern = regexp.MustCompile(`^\s*(\d+(?:[.,]\d+)?)\s*(mg|g|mcg)\b(?
 // the catalogue): "Paracetamol syrup 120 mg/5 mL", "Амоксициллин 250 мг/5 мл", "扑热息痛 120毫克/5毫升".
 var strengthInText = regexp.MustCompile(`(?i)(\d+(?:[.,]\d+)?)\s*(mg|g|mcg|мг|г|мкг|毫克|克|微克)(?:(?:[^/\p{L}][^/]{0,12}?)?/\s*(\d+(?:[.,]\d+)?)?\s*(ml|мл|毫升)(?:[^\p{L}]|$)|[^/\p{L}]|$)`)
 
+// massAmount is an amount of mass; combined is what stands between a combination's two amounts
+// when written "400 mg + 57 mg"; fraction is an amount written "250/62.5" (no unit between).
+var (
+	massAmount = regexp.MustCompile(`(?i)\d+(?:[.,]\d+)?\s*(?:mg|g|mcg|мг|г|мкг|毫克|克|微克)(?:[^\p{L}]|$)`)
+	combined   = regexp.MustCompile(`^\s*\+\s*$`)
+	fraction   = regexp.MustCompile(`\d(?:[.,]\d+)?\s*/\s*\d`)
+)
+
 // FindStrength reads the first strength written anywhere in text (a medicine's name as typed),
 // as ReadStrength reads a catalogue entry's: the prescription's dose check reads a liquid's
 // strength from a line typed by hand (pharmacist's review, issue 59).
 func FindStrength(text string) (Strength, bool) {
 	m := strengthInText.FindStringSubmatch(text)
 	if m == nil {
+		return Strength{}, false
+	}
+	// A name with two amounts is a combination whose doses are counted in its first
+	// ingredient ("400 mg + 57 mg/5 mL": amoxicillin). Written any other way ("250/62.5 mg/5 mL",
+	// "500mg/125mg") which amount is which cannot be told safely: not read (a dose then cannot
+	// be checked, and says so), rather than read as the second ingredient's (the clinical
+	// re-read: a co-amoxiclav dose read through its clavulanate was four times too much).
+	amounts := massAmount.FindAllStringIndex(text, -1)
+	if len(amounts) > 1 && !combined.MatchString(text[amounts[0][1]:amounts[1][0]]) || fraction.MatchString(text) {
 		return Strength{}, false
 	}
 	n, err := strconv.ParseFloat(strings.Replace(m[1], ",", ".", 1), 64)

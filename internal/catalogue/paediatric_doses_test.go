@@ -68,6 +68,11 @@ func TestFindStrength(t *testing.T) {
 		{"Paracetamol drops 100 mg/mL", 100, 1, true},
 		{"Prednisolone 5 mg tablets", 5, 0, true},
 		{"Hapacol 250", 0, 0, false},
+		// Two amounts written other than "A mg + B mg": which is the counted one cannot be told.
+		{"Co-amoxiclav 250/62.5 mg/5 mL", 0, 0, false},
+		{"Augmentin 500mg/125mg tablets", 0, 0, false},
+		{"Amoxicillin/clavulanic acid 400mg/57mg per 5ml", 0, 0, false},
+		{"Amoxicillin 500 mg, clavulanic acid 125 mg", 0, 0, false},
 		{"Vitamin D3 1000 IU", 0, 0, false},
 		{"Azithromycin 200 mg per 5 mL", 200, 0, true},
 	} {

@@ -264,7 +264,7 @@ func TestSafetyAtThePointOfGiving(t *testing.T) {
 		}{
 			{"Xuân", "Methotrexate 2.5 mg", 60, "live_immunosuppressed:stop"},
 			{"Yến", "Methotrexate 2.5 mg", 120, ""},
-			{"Quang", "Prednisolone 5 mg", 20, "live_immunosuppressed:stop"},
+			{"Quang", "Prednisolone 5 mg", 20, "live_immunosuppressed:warn"}, // a short course is no reason to wait: warned
 			{"Sơn", "Prednisolone 5 mg", 40, ""},
 			{"Thảo", "Rituximab 500 mg/50 mL", 120, "live_immunosuppressed:stop"},
 			{"Uyên", "Rituximab 500 mg/50 mL", 200, ""},

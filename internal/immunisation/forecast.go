@@ -239,7 +239,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			if _, ok := plans[a]; !ok && len(byAntigen[a]) == 0 {
 				unplanned = append(unplanned, a)
 			}
-			byAntigen[a] = append(byAntigen[a], given{d.ID, on, d.Vaccine, d.LowWeight && a == lowWeightAntigen})
+			// Only a dose before 1 month of age is discounted for the weight: from then a medically
+			// stable baby responds whatever it weighs (ACIP 2018; China NIP 2021: 满1月龄后).
+			byAntigen[a] = append(byAntigen[a], given{d.ID, on, d.Vaccine, d.LowWeight && a == lowWeightAntigen && on.Before(lowWeightRestart.after(birth))})
 		}
 	}
 
@@ -486,10 +488,23 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		// (rubella alone when measles is contraindicated) the list stays, and the check at
 		// giving stops the dose for the contraindication.
 		if without := slices.DeleteFunc(slices.Clone(rec.Vaccines), func(v string) bool {
-			return c.carriesExcluded(v, a, excl, today)
+			return c.carriesExcluded(v, a, excl, today, "contraindicated")
 		}); len(without) > 0 {
 			rec.Vaccines = without
 		}
+		// A refused antigen's products are named after the others, not removed: the family
+		// may take the programme's own combination after all (a hepatitis B refusal does not
+		// take Viet Nam's DPT-VGB-Hib off the DTP doses).
+		slices.SortStableFunc(rec.Vaccines, func(x, y string) int {
+			rx, ry := c.carriesExcluded(x, a, excl, today, "refused"), c.carriesExcluded(y, a, excl, today, "refused")
+			switch {
+			case rx == ry:
+				return 0
+			case rx:
+				return 1
+			}
+			return -1
+		})
 		latest := latestOf(r.maxAge)
 		if r.maxAge != nil {
 			rec.LatestOn = day(latest)
@@ -574,20 +589,18 @@ func (c *Catalogue) productsFor(antigen string, rows []doseRow) []string {
 	return out
 }
 
-// carriesExcluded says whether product v gives, besides antigen a, an antigen contraindicated
-// or refused on day t: with pertussis contraindicated, the diphtheria and tetanus doses are
+// carriesExcluded says whether product v gives, besides antigen a, an antigen excluded by kind
+// (contraindicated, refused) on day t: with pertussis contraindicated, the diphtheria and tetanus doses are
 // offered as DT (or Td from 7 years), not as DTaP or a combination that carries pertussis
 // (ACIP General Best Practice Guidelines, Contraindications and Precautions: "DT should be
 // used when pertussis vaccine is contraindicated"; WHO pertussis position paper 2015; the
 // АКДС instruction: АДС-анатоксин when АКДС is contraindicated).
-func (c *Catalogue) carriesExcluded(v, a string, excl []Exclusion, t time.Time) bool {
+func (c *Catalogue) carriesExcluded(v, a string, excl []Exclusion, t time.Time, kind string) bool {
 	vi, ok := c.vaccineBy[v]
 	if !ok {
 		return false
 	}
-	return slices.ContainsFunc(c.vaccines[vi].Antigens, func(o string) bool {
-		return o != a && (excluded(excl, o, "contraindicated", t) || excluded(excl, o, "refused", t))
-	})
+	return slices.ContainsFunc(c.vaccines[vi].Antigens, func(o string) bool { return o != a && excluded(excl, o, kind, t) })
 }
 
 // excluded says whether a refusal or contraindication of kind holds for antigen on day t.

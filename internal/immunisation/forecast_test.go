@@ -454,9 +454,12 @@ func TestForecastRussia(t *testing.T) {
 				{antigen: "diphtheria", first: "dt", without: []string{"dtwp", "dtap", "dtwp_hepb_hib", "dtap_ipv_hib_hepb"}},
 				{antigen: "tetanus", first: "dt", without: []string{"dtwp_hepb_hib"}},
 				{antigen: "hepb", without: []string{"dtwp_hepb_hib"}}}},
-		{name: "pertussis refused: DT offered, the refusal kept", cite: "a family's choice; DT gives the rest",
+		{name: "pertussis refused: DT offered first, the refusal kept", cite: "a family's choice; DT gives the rest",
 			schedules: ru, asOf: "2025-04-15", excl: []Exclusion{{Antigen: "pertussis", Kind: "refused", From: "2025-04-01"}},
-			recs: []wantRec{{antigen: "pertussis", st: "refused"}, {antigen: "diphtheria", first: "dt", without: []string{"dtwp", "dtap_ipv_hib"}}}},
+			recs: []wantRec{{antigen: "pertussis", st: "refused"}, {antigen: "diphtheria", first: "dt", with: []string{"dtwp"}}}},
+		{name: "hepatitis B refused: the programme's DPT-VGB-Hib stays on the DTP dose, named after the others", cite: "TT 10/2024: DPT-VGB-Hib is the programme's product",
+			schedules: []string{"vn_epi"}, asOf: "2025-03-15", excl: []Exclusion{{Antigen: "hepb", Kind: "refused", From: "2025-01-15"}},
+			recs: []wantRec{{antigen: "diphtheria", with: []string{"dtwp_hepb_hib"}}, {antigen: "hib", with: []string{"dtwp_hepb_hib"}}}},
 	})
 }
 
@@ -479,6 +482,9 @@ func TestForecastChina(t *testing.T) {
 			schedules: cn, given: []given{{"hepb_paed", born}, {"hepb_paed", "2025-02-15"}}, lowWeight: []int{1}, asOf: "2025-03-20",
 			evals: []wantEval{invalid(1, "hepb", "low_weight"), valid(2, "hepb", 1)},
 			recs:  []wantRec{{antigen: "hepb", dose: 2, doses: 3, due: "2025-03-15"}}},
+		{name: "a dose from 1 month of age counts whatever the weight", cite: "ACIP 2018: from chronological age 1 month; 2021年版: 满1月龄后",
+			schedules: cn, given: []given{{"hepb_paed", born}, {"hepb_paed", "2025-02-15"}}, lowWeight: []int{1, 2}, asOf: "2025-03-20",
+			evals: []wantEval{invalid(1, "hepb", "low_weight"), valid(2, "hepb", 1)}},
 		{name: "a weight under 2,000 g touches only hepatitis B", cite: "the weight rule is hepatitis B's",
 			schedules: cn, given: []given{{"hepb_paed", born}, {"bcg", born}}, lowWeight: []int{2}, asOf: "2025-02-15",
 			evals: []wantEval{valid(1, "hepb", 1), valid(2, "tb", 1)}},

@@ -269,11 +269,12 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 		switch {
 		case in.Screening.Immunosuppressed != nil && *in.Screening.Immunosuppressed:
 			add(FindLiveImmunosupp, SeverityStop, "immunisation.finding.live_immunosuppressed_screening", v.Name)
-		case sev != "" && slices.ContainsFunc(f.medicines, func(m CurrentMedicine) bool { return m.Medicine == what && m.Until != "" && m.Until < day }):
-			until := f.medicines[slices.IndexFunc(f.medicines, func(m CurrentMedicine) bool { return m.Medicine == what && m.Until != "" })].Until
-			add(FindLiveImmunosupp, sev, "immunisation.finding.live_immunosuppressed_stopped", v.Name, what, shownDay(lang, until))
-		case sev != "" && slices.ContainsFunc(f.medicines, func(m CurrentMedicine) bool { return m.Medicine == what }):
+		case sev != "" && slices.ContainsFunc(f.medicines, func(m CurrentMedicine) bool { return m.Medicine == what && (m.Until == "" || m.Until >= day) }):
+			// taken on the day (a refill of one whose earlier supply ran out too)
 			add(FindLiveImmunosupp, sev, "immunisation.finding.live_immunosuppressed_medicine", v.Name, what)
+		case sev != "" && slices.ContainsFunc(f.medicines, func(m CurrentMedicine) bool { return m.Medicine == what }):
+			until := f.medicines[slices.IndexFunc(f.medicines, func(m CurrentMedicine) bool { return m.Medicine == what })].Until
+			add(FindLiveImmunosupp, sev, "immunisation.finding.live_immunosuppressed_stopped", v.Name, what, shownDay(lang, until))
 		case sev != "":
 			add(FindLiveImmunosupp, sev, "immunisation.finding.live_immunosuppressed_diagnosis", v.Name, what)
 		}

@@ -36,7 +36,10 @@ func TestConditionCodes(t *testing.T) {
 		{conditionImmunosupp, "B24", true},
 		{conditionImmunosupp, "B25.0", false},
 		{conditionImmunosupp, "C91.0", true},
-		{conditionImmunosupp, "C80", false},
+		{conditionImmunosupp, "C80", true}, // a solid tumour: a warning (ask the oncologist)
+		{conditionImmunosupp, "C64", true},
+		{conditionImmunosupp, "D10", false},
+		{conditionImmunosupp, "Z92.6", true},
 		{conditionImmunosupp, "C97", false},
 		{conditionImmunosupp, "Z94.0", true},
 		{conditionImmunosupp, "Z79.52", true},

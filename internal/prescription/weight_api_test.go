@@ -207,6 +207,7 @@ func TestDosesByWeight(t *testing.T) {
 			{"typed «Paracetamol syrup 120 mg/5 mL», 5 mL is 120 mg: within", toddler, typed("Paracetamol syrup 120 mg/5 mL", "5 mL", "3 times a day"), []string{}},
 			{"typed «Парацетамол сироп 250 мг/5 мл», 10 мл is 500 mg: above the most", toddler, typed("Парацетамол сироп 250 мг/5 мл", "10 мл", "3 раза в день"), []string{"dose_above_max"}},
 			{"typed without a strength, a dose in mL cannot be read", toddler, typed("Paracetamol syrup", "5 mL", "3 times a day"), []string{"dose_unreadable"}},
+			{"typed «Co-amoxiclav 250/62.5 mg/5 mL»: which amount is the amoxicillin cannot be told", toddler, typed("Co-amoxiclav 250/62.5 mg/5 mL", "18 mL", "twice a day"), []string{"dose_unreadable"}},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				var got doseCheck
