@@ -62,10 +62,7 @@ func (s *Store) Check(ctx context.Context, e audit.Event, patientID int64, in Re
 	if err != nil {
 		return nil, err
 	}
-	in.Kind = KindGiven
-	if in.Lot == "" {
-		in.Lot = "-" // the lot may not be written yet: the check does not ask for it
-	}
+	in.Kind, in.checking = KindGiven, true // the lot and its expiry may not be written yet: the check does not ask for them
 	if err := s.clean(&in, c, s.today()); err != nil {
 		return nil, err
 	}
