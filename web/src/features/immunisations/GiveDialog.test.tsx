@@ -270,6 +270,6 @@ describe('GiveDialog', () => {
     fillLot(dialog)
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(onClose).toHaveBeenCalled())
-    expect((saves(sent)[0]?.body as RecordInput).screening.weight_under_2000g).toBe(true)
+    expect((saves(sent)[0]!.body as RecordInput).screening.weight_under_2000g).toBe(true)
   })
 })

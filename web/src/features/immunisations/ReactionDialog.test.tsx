@@ -47,7 +47,7 @@ describe('ReactionDialog', () => {
       path: '/immunisations/2/reactions',
       body: { reaction: 'hhe', severity: 'severe', serious: true, onset_time: '14:30', outcome: 'recovering', reported_to: 'District health centre' },
     })
-    expect((sent[0]?.body as { reported_on: string }).reported_on).not.toBe('')
+    expect((sent[0]!.body as { reported_on: string }).reported_on).not.toBe('')
   })
 })
 

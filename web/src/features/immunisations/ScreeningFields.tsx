@@ -51,9 +51,9 @@ export function ScreeningFields({ vaccine, answers, onAnswer, temperature, onTem
   )
   return (
     <section className={styles.screening} aria-labelledby="screening-title" data-testid="screening">
-      <h4 id="screening-title" className={styles.section}>
+      <h3 id="screening-title" className={styles.section}>
         {t('immunisations.screeningTitle')}
-      </h4>
+      </h3>
       <p className={`${styles.small} ${styles.muted}`}>{t('immunisations.screeningHint')}</p>
       <Field label={t('immunisations.temperature')} error={temperatureError} className={styles.temperature}>
         {(c) => (
@@ -68,7 +68,7 @@ export function ScreeningFields({ vaccine, answers, onAnswer, temperature, onTem
       </div>
       {rest.length > 0 && (
         <>
-          <h5 className={styles.subsection}>{t('immunisations.screeningOther')}</h5>
+          <h4 className={styles.subsection}>{t('immunisations.screeningOther')}</h4>
           <div className={styles.questions} data-testid="questions-other">
             {rest.map(question)}
           </div>
