@@ -156,6 +156,9 @@ func TestRecordRefusesBadInput(t *testing.T) {
 			{"in the future", dose("mmr", day(2)), "occurred_on"},
 			{"before birth", dose("mmr", before), "occurred_on"},
 			{"expiry not a date", dose("mmr", day(-10), "expiry", "2026-13-01"), "expiry"},
+			{"no expiry for a dose given here", dose("mmr", day(-10), "expiry", " "), "expiry"},
+			{"a temperature of 45 °C", dose("mmr", day(-10), "screening", map[string]any{"temperature_c": 45}), "screening.temperature_c"},
+			{"a temperature of 29.9 °C", dose("mmr", day(-10), "screening", map[string]any{"temperature_c": 29.9}), "screening.temperature_c"},
 			{"site not on the list", dose("mmr", day(-10), "site", "left_ear"), "site"},
 			{"route not on the list", dose("mmr", day(-10), "route", "IV"), "route"},
 			{"dose number 0", dose("mmr", day(-10), "dose_number", 0), "dose_number"},
@@ -185,6 +188,12 @@ func TestRecordRefusesBadInput(t *testing.T) {
 		s.nurse.SetCookie("language", "en")
 		if _, _, fields := r.Error(t); len(fields["lot"]) == 0 || fields["lot"][0] != "Укажите серию вакцины." {
 			t.Errorf("lot in Russian: %s", r.Body)
+		}
+		s.nurse.SetCookie("language", "vi")
+		r = s.nurse.Do("POST", s.path(s.patientID), dose("mmr", day(-10), "expiry", ""))
+		s.nurse.SetCookie("language", "en")
+		if _, _, fields := r.Error(t); len(fields["expiry"]) == 0 || !strings.Contains(fields["expiry"][0], "hạn dùng") {
+			t.Errorf("expiry in Vietnamese: %s", r.Body)
 		}
 		// No such patient.
 		if r := s.nurse.Do("POST", s.path(999999), dose("mmr", day(-10))); r.Status != http.StatusNotFound {
@@ -703,6 +712,155 @@ func TestAReactionAfterADoseIsReadAtTheNext(t *testing.T) {
 		}
 		if got := check(t, seized, "hepb_paed"); strings.Contains(got, "previous_reaction") {
 			t.Errorf("a seizure after DTwP, then hepatitis B alone: %s", got)
+		}
+	})
+}
+
+// TestScreeningIsStoredWithTheDose: the checklist asked before a dose is saved with it, read
+// back on the record and audited with it; its answers are judged by the check and on saving
+// (a stop is a doctor's to pass); a note (info) needs no reason; the route, when not said, is
+// the product's.
+func TestScreeningIsStoredWithTheDose(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		type screened struct {
+			ID         int64          `json:"id"`
+			Route      string         `json:"route"`
+			Overridden []string       `json:"overridden"`
+			Screening  map[string]any `json:"screening"`
+		}
+		in := dose("dtap", day(-1), "route", "", "screening", map[string]any{"fever": false, "temperature_c": 36.8, "acute_illness": false, "pregnant": nil})
+		rec := apitest.Do[screened](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), in)
+		if rec.Route != "IM" || rec.Screening["fever"] != false || rec.Screening["temperature_c"] != 36.8 || rec.Screening["acute_illness"] != false ||
+			rec.Screening["pregnant"] != nil || rec.Screening["weight_under_2000g"] != nil {
+			t.Errorf("saved: %+v", rec)
+		}
+		view := apitest.Do[struct{ Records []screened }](t, s.doctor, http.StatusOK, "GET", s.path(s.patientID), nil)
+		if len(view.Records) != 1 || view.Records[0].Screening["temperature_c"] != 36.8 || view.Records[0].Screening["fever"] != false {
+			t.Errorf("read back: %+v", view.Records)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.create' AND entity_id = $1 AND detail LIKE '%"temperature_c":36.8%'`,
+			fmt.Sprint(rec.ID)); n != 1 {
+			t.Errorf("screening audited: %d", n)
+		}
+		// A record that is not a dose given here keeps no screening.
+		other := apitest.Do[screened](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), map[string]any{"kind": "elsewhere", "vaccine": "hepb_paed",
+			"occurred_on": s.birth, "source": "card", "screening": map[string]any{"fever": true}})
+		if other.Screening["fever"] != nil {
+			t.Errorf("elsewhere kept a screening: %+v", other)
+		}
+
+		// A fever by the temperature: a stop in the check, refused to a nurse's reason, passed by a doctor's.
+		feverish := dose("ipv", day(0), "screening", map[string]any{"temperature_c": 38.4})
+		if got := codes(apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(s.patientID)+"/check", feverish).Findings); got != "screening_fever:stop" {
+			t.Errorf("38.4 °C: %s", got)
+		}
+		feverish["override_reason"] = "Teething, no other illness"
+		if r := s.nurse.Do("POST", s.path(s.patientID), feverish); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), "override_reason") {
+			t.Errorf("a nurse past a fever: %d %s", r.Status, r.Body)
+		}
+		passed := apitest.Do[screened](t, s.doctor, http.StatusCreated, "POST", s.path(s.patientID), feverish)
+		if !slices.Equal(passed.Overridden, []string{"screening_fever"}) {
+			t.Errorf("a doctor past a fever: %+v", passed)
+		}
+		// The check asks for neither the lot nor its expiry.
+		if r := s.nurse.Do("POST", s.path(s.patientID)+"/check", dose("hib", day(0), "lot", "", "expiry", "")); r.Status != http.StatusOK {
+			t.Errorf("check without a lot: %d %s", r.Status, r.Body)
+		}
+
+		// A newborn under 2,000 g: BCG stops; the hepatitis B birth dose is a note, saved without a reason.
+		s.birth = day(-3)
+		small := s.newPatient(t, "Bé", "female", "none")
+		light := map[string]any{"weight_under_2000g": true}
+		if got := codes(apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(small)+"/check", dose("bcg", day(0), "screening", light)).Findings); got != "bcg_low_weight:stop" {
+			t.Errorf("BCG under 2,000 g: %s", got)
+		}
+		got := apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(small)+"/check", dose("hepb_paed", day(0), "screening", light)).Findings
+		if codes(got) != "hepb_low_weight:info" || !strings.Contains(got[0].Message, "2,000 g") {
+			t.Errorf("HepB under 2,000 g: %+v", got)
+		}
+		birthDose := apitest.Do[screened](t, s.nurse, http.StatusCreated, "POST", s.path(small), dose("hepb_paed", day(0), "screening", light))
+		if len(birthDose.Overridden) != 0 || birthDose.Screening["weight_under_2000g"] != true {
+			t.Errorf("HepB birth dose under 2,000 g: %+v", birthDose)
+		}
+	})
+}
+
+// TestReactionReportAndEnteredInError: a reaction's onset time, outcome and report day,
+// checked; a reaction marked entered in error at its version only (stale: 409), audited, its
+// dose versioned, and no longer read by the check.
+func TestReactionReportAndEnteredInError(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		given := apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), dose("dtap", day(-5)))
+		path := fmt.Sprintf("/api/immunisations/%d/reactions", given.ID)
+		for _, c := range []struct {
+			name  string
+			in    map[string]any
+			field string
+		}{
+			{"onset time not a time", map[string]any{"onset_on": day(-5), "onset_time": "25:00", "reaction": "fever", "severity": "mild"}, "onset_time"},
+			{"onset time without minutes", map[string]any{"onset_on": day(-5), "onset_time": "9", "reaction": "fever", "severity": "mild"}, "onset_time"},
+			{"unknown outcome", map[string]any{"onset_on": day(-5), "reaction": "fever", "severity": "mild", "outcome": "better"}, "outcome"},
+			{"reported before onset", map[string]any{"onset_on": day(-4), "reaction": "fever", "severity": "mild", "reported_on": day(-5)}, "reported_on"},
+			{"reported in the future", map[string]any{"onset_on": day(-4), "reaction": "fever", "severity": "mild", "reported_on": day(1)}, "reported_on"},
+		} {
+			r := s.nurse.Do("POST", path, c.in)
+			if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields[c.field]) == 0 {
+				t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
+			}
+		}
+		type reaction struct {
+			ID          int64  `json:"id"`
+			OnsetTime   string `json:"onset_time"`
+			Outcome     string `json:"outcome"`
+			ReportedOn  string `json:"reported_on"`
+			Status      string `json:"status"`
+			ErrorReason string `json:"error_reason"`
+			Version     int    `json:"version"`
+		}
+		x := apitest.Do[reaction](t, s.nurse, http.StatusCreated, "POST", path, map[string]any{"onset_on": day(-5), "onset_time": "14:30", "reaction": "anaphylaxis",
+			"severity": "severe", "serious": true, "outcome": "recovered", "reported_on": day(-4), "reported_to": "District health centre"})
+		if x.OnsetTime != "14:30" || x.Outcome != "recovered" || x.ReportedOn != day(-4) || x.Version != 1 {
+			t.Errorf("reaction: %+v", x)
+		}
+		if got := codes(apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(s.patientID)+"/check", dose("dtap", day(0))).Findings); !strings.Contains(got, "previous_anaphylaxis:stop") {
+			t.Fatalf("after the anaphylaxis: %s", got)
+		}
+		doseVersion := func() int {
+			view := apitest.Do[struct{ Records []record }](t, s.nurse, http.StatusOK, "GET", s.path(s.patientID), nil)
+			return view.Records[0].Version
+		}
+		before := doseVersion()
+
+		mark := fmt.Sprintf("/api/immunisation/reactions/%d/entered-in-error", x.ID)
+		if r := s.nurse.Do("POST", mark, map[string]any{"reason": " ", "version": x.Version}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("no reason: %d %s", r.Status, r.Body)
+		}
+		if r := s.nurse.Do("POST", mark, map[string]any{"reason": "Another child's reaction", "version": x.Version + 1}); r.Status != http.StatusConflict {
+			t.Errorf("stale version: %d %s", r.Status, r.Body)
+		}
+		if r := s.desk.Do("POST", mark, map[string]any{"reason": "Another child's reaction", "version": x.Version}); r.Status != http.StatusForbidden {
+			t.Errorf("a receptionist: %d %s", r.Status, r.Body)
+		}
+		marked := apitest.Do[reaction](t, s.nurse, http.StatusOK, "POST", mark, map[string]any{"reason": "Another child's reaction", "version": x.Version})
+		if marked.Status != "entered_in_error" || marked.ErrorReason != "Another child's reaction" || marked.Version != x.Version+1 {
+			t.Errorf("marked: %+v", marked)
+		}
+		if r := s.nurse.Do("POST", mark, map[string]any{"reason": "Another child's reaction", "version": marked.Version}); r.Status != http.StatusConflict {
+			t.Errorf("marked twice: %d %s", r.Status, r.Body)
+		}
+		if r := s.nurse.Do("POST", "/api/immunisation/reactions/999999/entered-in-error", map[string]any{"reason": "x y z", "version": 1}); r.Status != http.StatusNotFound {
+			t.Errorf("no reaction: %d", r.Status)
+		}
+		if after := doseVersion(); after != before+1 {
+			t.Errorf("the dose's version: %d, was %d", after, before)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.reaction_entered_in_error' AND detail LIKE '%Another child%'`); n != 1 {
+			t.Errorf("audited: %d", n)
+		}
+		if got := codes(apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(s.patientID)+"/check", dose("dtap", day(0))).Findings); strings.Contains(got, "previous_anaphylaxis") {
+			t.Errorf("a reaction in error still stops: %s", got)
 		}
 	})
 }

@@ -29,6 +29,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/patients/{id}/immunisations", Access: write, Announces: auth.ChangesPatients, Handler: h.create},
 		{Method: "POST", Path: "/api/immunisations/{id}/entered-in-error", Access: write, Handler: h.enteredInError},
 		{Method: "POST", Path: "/api/immunisations/{id}/reactions", Access: write, Handler: h.addReaction},
+		{Method: "POST", Path: "/api/immunisation/reactions/{id}/entered-in-error", Access: write, Handler: h.reactionEnteredInError},
 		{Method: "GET", Path: "/api/immunisation/settings", Access: auth.Need(auth.ManageSettings), Handler: h.settings},
 		{Method: "PUT", Path: "/api/immunisation/settings", Access: auth.Need(auth.ManageSettings), SessionOnly: true, Handler: h.saveSettings},
 	}
@@ -126,6 +127,18 @@ func (h *Handler) addReaction(w http.ResponseWriter, r *http.Request) {
 	}
 	out, err := h.Store.AddReaction(r.Context(), auth.AuditEvent(r), id, in, i18n.FromRequest(r))
 	httpjson.Result(w, r, http.StatusCreated, out, err)
+}
+
+func (h *Handler) reactionEnteredInError(w http.ResponseWriter, r *http.Request) {
+	if !viewsPatient(w, r) {
+		return
+	}
+	id, in, ok := httpjson.DecodeOn[errorInput](w, r, "immunisation.reaction_not_found")
+	if !ok {
+		return
+	}
+	out, err := h.Store.ReactionEnteredInError(r.Context(), auth.AuditEvent(r), id, in.Reason, in.Version)
+	httpjson.Result(w, r, http.StatusOK, out, err)
 }
 
 func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,8 @@ type View struct {
 	Forecast  Forecast   `json:"forecast"`
 	Schedules []string   `json:"schedules"`
 	AsOf      string     `json:"as_of"`
+	// BirthDate: the patient's, which the give dialog reads for the site's default.
+	BirthDate string `json:"birth_date"`
 }
 
 func (s *Store) auditRead(ctx context.Context, e audit.Event, action string, patientID int64) error {
@@ -32,7 +34,7 @@ func (s *Store) ForPatient(ctx context.Context, e audit.Event, patientID int64, 
 	if err != nil {
 		return View{}, err
 	}
-	v := View{AsOf: s.today()}
+	v := View{AsOf: s.today(), BirthDate: c.BirthDate}
 	if v.Records, err = s.records(ctx, s.DB, `patient_id = $1`, lang, patientID); err != nil {
 		return v, err
 	}
@@ -62,10 +64,7 @@ func (s *Store) Check(ctx context.Context, e audit.Event, patientID int64, in Re
 	if err != nil {
 		return nil, err
 	}
-	in.Kind = KindGiven
-	if in.Lot == "" {
-		in.Lot = "-" // the lot may not be written yet: the check does not ask for it
-	}
+	in.Kind, in.checking = KindGiven, true // the lot and its expiry may not be written yet: the check does not ask for them
 	if err := s.clean(&in, c, s.today()); err != nil {
 		return nil, err
 	}

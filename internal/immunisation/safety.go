@@ -279,6 +279,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 			add(FindLiveImmunosupp, sev, "immunisation.finding.live_immunosuppressed_diagnosis", v.Name, what)
 		}
 	}
+	screeningFindings(in.Screening, v, c.Child.BirthDate, day, add)
 	if err := s.allergyFindings(ctx, q, v, f, lang, add); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -44,8 +45,10 @@ var (
 	Sites     = []string{"left_thigh", "right_thigh", "left_arm", "right_arm", "oral", "intranasal", "left_buttock", "right_buttock"}
 	Reactions = []string{"fever", "local", "rash", "persistent_crying", "seizure", "hhe", "anaphylaxis", "other"}
 	Sources   = []string{"card", "registry", "parent"}
-	kinds     = []string{KindGiven, KindElsewhere, KindRefused, KindContraindicated}
-	severity  = []string{"mild", "moderate", "severe"}
+	// Outcomes of a reaction: the WHO AEFI reporting form's.
+	Outcomes = []string{"recovered", "recovering", "not_recovered", "recovered_with_sequelae", "died", "unknown"}
+	kinds    = []string{KindGiven, KindElsewhere, KindRefused, KindContraindicated}
+	severity = []string{"mild", "moderate", "severe"}
 )
 
 const (
@@ -128,11 +131,13 @@ type Record struct {
 	OverrideReason string   `json:"override_reason"`
 	Overridden     []string `json:"overridden"`
 	Note           string   `json:"note"`
-	ErrorReason    string   `json:"error_reason"`
-	CreatedAt      string   `json:"created_at"`
-	CreatedByName  string   `json:"created_by_name"`
-	Version        int      `json:"version"`
-	createdBy      *int64
+	// Screening: what was asked before a dose given here ({} all null for any other record).
+	Screening     Screening `json:"screening"`
+	ErrorReason   string    `json:"error_reason"`
+	CreatedAt     string    `json:"created_at"`
+	CreatedByName string    `json:"created_by_name"`
+	Version       int       `json:"version"`
+	createdBy     *int64
 }
 
 // Reaction is an adverse event following immunisation, against its dose.
@@ -146,18 +151,60 @@ type Reaction struct {
 	Serious        bool   `json:"serious"`
 	Description    string `json:"description"`
 	ReportedTo     string `json:"reported_to"`
-	Status         string `json:"status"`
-	CreatedAt      string `json:"created_at"`
-	CreatedByName  string `json:"created_by_name"`
-	Version        int    `json:"version"`
-	createdBy      *int64
+	// OnsetTime: the hour it began (HH:MM, "" not known); Outcome: the WHO AEFI reporting
+	// form's (recovered, recovering, not_recovered, recovered_with_sequelae, died, unknown; ""
+	// not said); ReportedOn: the day it was reported to the health authority ("" not yet).
+	OnsetTime     string `json:"onset_time"`
+	Outcome       string `json:"outcome"`
+	ReportedOn    string `json:"reported_on"`
+	Status        string `json:"status"`
+	ErrorReason   string `json:"error_reason"`
+	CreatedAt     string `json:"created_at"`
+	CreatedByName string `json:"created_by_name"`
+	Version       int    `json:"version"`
+	createdBy     *int64
 }
 
-// Screening is what was asked before a dose: pregnant? immunosuppressed? (nil: not asked).
+// Screening is the checklist asked before a dose (Viet Nam's QĐ 1575/QĐ-BYT 2023, ACIP
+// General Best Practice Guidelines, Contraindications and Precautions): each question true,
+// false (answered no) or nil (not asked); stored with the dose as JSON. The findings each
+// answer gives are safety.go's (screeningFindings).
 type Screening struct {
 	Pregnant         *bool `json:"pregnant"`
 	Immunosuppressed *bool `json:"immunosuppressed"`
+	// Fever: 38.0 °C or more, or 35.5 °C or less.
+	Fever *bool `json:"fever"`
+	// TemperatureC: the temperature measured, °C (30.0–44.0); nil: not measured.
+	TemperatureC *float64 `json:"temperature_c"`
+	// AcuteIllness: a moderate or severe acute illness, or a chronic one getting worse.
+	AcuteIllness          *bool `json:"acute_illness"`
+	AbnormalHeartLung     *bool `json:"abnormal_heart_lung"`
+	AbnormalConsciousness *bool `json:"abnormal_consciousness"`
+	// PreviousSevereReaction: anaphylaxis or a grade III+ reaction after an earlier dose of a
+	// vaccine with the same antigens.
+	PreviousSevereReaction *bool `json:"previous_severe_reaction"`
+	// Intussusception: a history of it, or an uncorrected gut malformation predisposing to it.
+	Intussusception *bool `json:"intussusception"`
+	// BloodProductsRecent: immunoglobulin or blood products in the last 3–11 months.
+	BloodProductsRecent *bool `json:"blood_products_recent"`
+	// ImmunosuppressantStoppedRecent: chemotherapy, radiotherapy, high-dose corticosteroids or
+	// biologics ended in the last 1–6 months.
+	ImmunosuppressantStoppedRecent *bool `json:"immunosuppressant_stopped_recent"`
+	// WeightUnder2000g: the baby weighs under 2,000 g.
+	WeightUnder2000g *bool `json:"weight_under_2000g"`
+	// TuberculinNegative: a tuberculin skin test (Mantoux) negative in the last 2 weeks.
+	TuberculinNegative *bool `json:"tuberculin_negative"`
 }
+
+// yes reports whether a question was answered yes.
+func yes(b *bool) bool { return b != nil && *b }
+
+// Temperatures a screening may write (°C), and those that are a fever (QĐ 1575/QĐ-BYT: a
+// temperature of 38 °C or more, or 35.5 °C or less, defers vaccination).
+const (
+	minTemperature, maxTemperature = 30.0, 44.0
+	feverFrom, hypothermiaTo       = 38.0, 35.5
+)
 
 // RecordInput is what recording a dose, a refusal or a contraindication sends.
 type RecordInput struct {
@@ -182,6 +229,9 @@ type RecordInput struct {
 	// ByDoctor says the writer may decide past a stop (writes diagnoses): set by the handler
 	// from the request's permissions, never read from the body.
 	ByDoctor bool `json:"-"`
+	// checking: read by the check before saving, where the lot and its expiry may not be
+	// written yet.
+	checking bool
 }
 
 // MinOverrideReason is the fewest letters a reason for giving a dose despite a finding has
@@ -196,6 +246,9 @@ type ReactionInput struct {
 	Serious     bool   `json:"serious"`
 	Description string `json:"description"`
 	ReportedTo  string `json:"reported_to"`
+	OnsetTime   string `json:"onset_time"`
+	Outcome     string `json:"outcome"`
+	ReportedOn  string `json:"reported_on"`
 }
 
 // NeedsOverride refuses a dose given here with safety findings and no reason to give it anyway.
@@ -296,8 +349,22 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 	}
 	switch in.Kind {
 	case KindGiven:
-		if in.Lot == "" {
+		if in.Lot == "" && !in.checking {
 			v.Add("lot", "immunisation.lot_required")
+		}
+		// A dose given here says its lot's expiry (the expired-lot check reads it; the WHO and
+		// Viet Nam's Thông tư 34/2018/TT-BYT record it with the lot).
+		if in.Expiry == "" && !in.checking {
+			v.Add("expiry", "immunisation.expiry_required")
+		}
+		// The route, when not said, is the product's (vaccines.tsv, its prescribing information).
+		if in.Route == "" {
+			if vac, ok := cat.Vaccine(in.Vaccine, "en"); ok {
+				in.Route = vac.Route
+			}
+		}
+		if t := in.Screening.TemperatureC; t != nil && (*t < minTemperature || *t > maxTemperature) {
+			v.Add("screening.temperature_c", "immunisation.bad_temperature")
 		}
 		in.Source, in.Place, in.Performer = "", "", ""
 	case KindElsewhere:
@@ -306,6 +373,9 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 		}
 	default:
 		in.Source, in.Place, in.Performer = "", "", ""
+	}
+	if in.Kind != KindGiven { // the screening is asked before a dose given here only
+		in.Screening = Screening{}
 	}
 	for field, text := range map[string]string{"lot": in.Lot, "performer": in.Performer, "place": in.Place} {
 		if utf8.RuneCountInString(text) > maxText {
@@ -363,6 +433,8 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 				v.Add("expiry", "immunisation.expired_lot")
 				return v.Err()
 			}
+			// A note (info) is read, not overridden.
+			findings = slices.DeleteFunc(findings, func(f Finding) bool { return f.Severity == SeverityInfo })
 			if len(findings) > 0 && in.OverrideReason == "" {
 				return &NeedsOverride{Findings: findings}
 			}
@@ -390,18 +462,25 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 			in.OverrideReason = ""
 		}
 		now := s.now().UTC()
+		screening, err := json.Marshal(in.Screening)
+		if err != nil {
+			return err
+		}
 		err = tx.QueryRowContext(ctx, `INSERT INTO immunisations (patient_id, kind, vaccine, antigen, occurred_on, dose_number, lot, expiry,
-			site, route, given_by, performer, source, place, reason, until_on, appointment_id, override_reason, overridden, note,
+			site, route, given_by, performer, source, place, reason, until_on, appointment_id, override_reason, overridden, note, screening,
 			created_at, created_by, updated_at, updated_by)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $21, $22) RETURNING id`,
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $22, $23) RETURNING id`,
 			patientID, in.Kind, in.Vaccine, in.Antigen, in.OccurredOn, in.DoseNumber, in.Lot, in.Expiry, in.Site, in.Route, givenBy,
 			in.Performer, in.Source, in.Place, in.Reason, in.UntilOn, in.AppointmentID, in.OverrideReason, strings.Join(overridden, ","), in.Note,
-			now, e.Actor()).Scan(&id)
+			string(screening), now, e.Actor()).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("insert immunisation: %w", err)
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.create", "immunisation", strconv.FormatInt(id, 10), patientID, audit.Success
 		e.Detail = in.Kind + " " + cmp.Or(in.Vaccine, in.Antigen)
+		if in.Kind == KindGiven { // the screening's answers, audited with the dose
+			e.Detail += "; screening " + string(screening)
+		}
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
 		}
@@ -481,6 +560,22 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		var v apperr.Validation
 		in.OnsetOn, in.Reaction, in.Severity = strings.TrimSpace(in.OnsetOn), strings.TrimSpace(in.Reaction), strings.TrimSpace(in.Severity)
 		in.Description, in.ReportedTo = strings.TrimSpace(in.Description), strings.TrimSpace(in.ReportedTo)
+		in.OnsetTime, in.Outcome, in.ReportedOn = strings.TrimSpace(in.OnsetTime), strings.TrimSpace(in.Outcome), strings.TrimSpace(in.ReportedOn)
+		if _, err := time.Parse("15:04", in.OnsetTime); in.OnsetTime != "" && (err != nil || len(in.OnsetTime) != 5) {
+			v.Add("onset_time", "validation.time_format")
+		}
+		if in.Outcome != "" && !slices.Contains(Outcomes, in.Outcome) {
+			v.Add("outcome", "validation.invalid_choice")
+		}
+		switch {
+		case in.ReportedOn == "":
+		case !validDate(in.ReportedOn):
+			v.Add("reported_on", "validation.date_format")
+		case in.ReportedOn > s.today():
+			v.Add("reported_on", "validation.date_future")
+		case in.ReportedOn < in.OnsetOn:
+			v.Add("reported_on", "immunisation.reported_before_onset")
+		}
 		switch {
 		case in.OnsetOn == "":
 			v.Add("onset_on", "validation.required")
@@ -512,8 +607,10 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 			return err
 		}
 		err = tx.QueryRowContext(ctx, `INSERT INTO immunisation_reactions (immunisation_id, patient_id, onset_on, reaction, severity, serious,
-			description, reported_to, created_at, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-			id, r.PatientID, in.OnsetOn, in.Reaction, in.Severity, in.Serious, in.Description, in.ReportedTo, s.now().UTC(), e.Actor()).Scan(&rid)
+			description, reported_to, onset_time, outcome, reported_on, created_at, created_by)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+			id, r.PatientID, in.OnsetOn, in.Reaction, in.Severity, in.Serious, in.Description, in.ReportedTo, in.OnsetTime, in.Outcome, in.ReportedOn,
+			s.now().UTC(), e.Actor()).Scan(&rid)
 		if err != nil {
 			return fmt.Errorf("insert reaction: %w", err)
 		}
@@ -566,8 +663,68 @@ func Kept(ctx context.Context, db database.Querier, q database.KeptQuery) ([]dat
 	return database.ReadKept[Recorded](ctx, db, VersionKind, q)
 }
 
+// ReactionEnteredInError marks the reaction id entered in error with a reason, if version is
+// still its own (else a conflict): it stays, marked, no longer read by the check or the
+// forecast; its dose takes a new version (FHIR's Immunization.reaction changes with it) and the
+// child's due list follows (an anaphylaxis contraindicates the antigens after it).
+func (s *Store) ReactionEnteredInError(ctx context.Context, e audit.Event, id int64, reason string, version int) (Reaction, error) {
+	reason, err := apperr.Reason(reason)
+	if err != nil {
+		return Reaction{}, err
+	}
+	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		list, err := s.reactions(ctx, tx, `r.id = $1`, id)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			return apperr.NotFound("immunisation.reaction_not_found")
+		}
+		x := list[0]
+		if x.Status != StatusCompleted || x.Version != version {
+			return apperr.Conflict("error.conflict")
+		}
+		if err := patient.CheckActive(ctx, tx, x.PatientID); err != nil {
+			return err
+		}
+		now := s.now().UTC()
+		res, err := tx.ExecContext(ctx, `UPDATE immunisation_reactions SET status = $1, error_reason = $2, version = version + 1
+			WHERE id = $3 AND version = $4 AND status = $5`, StatusInError, reason, id, version, StatusCompleted)
+		if err != nil {
+			return fmt.Errorf("mark reaction in error: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return apperr.Conflict("error.conflict")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE immunisations SET version = version + 1, updated_at = $1, updated_by = $2 WHERE id = $3`,
+			now, e.Actor(), x.ImmunisationID); err != nil {
+			return fmt.Errorf("version the dose: %w", err)
+		}
+		if err := keepVersion(ctx, tx, x.ImmunisationID); err != nil {
+			return err
+		}
+		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction_entered_in_error", "immunisation", strconv.FormatInt(x.ImmunisationID, 10), x.PatientID, audit.Success
+		e.Detail = "reaction " + strconv.FormatInt(id, 10) + "; reason: " + reason
+		if err := audit.Record(ctx, tx, e); err != nil {
+			return err
+		}
+		return RefreshDue(ctx, tx, x.PatientID)
+	})
+	if err != nil {
+		return Reaction{}, err
+	}
+	list, err := s.reactions(ctx, s.DB, `r.id = $1`, id)
+	if err != nil {
+		return Reaction{}, err
+	}
+	if len(list) == 0 {
+		return Reaction{}, apperr.NotFound("immunisation.reaction_not_found")
+	}
+	return list[0], nil
+}
+
 const recordColumns = `id, patient_id, kind, status, vaccine, antigen, occurred_on, dose_number, lot, expiry, site, route, given_by, performer,
-	source, place, reason, until_on, appointment_id, override_reason, overridden, note, error_reason, created_at, created_by, version`
+	source, place, reason, until_on, appointment_id, override_reason, overridden, note, screening, error_reason, created_at, created_by, version`
 
 // records reads the records where the condition holds (placeholders only), oldest first,
 // named in lang.
@@ -581,11 +738,11 @@ func (s *Store) records(ctx context.Context, q database.Querier, where string, l
 		var r Record
 		var dose sql.NullInt64
 		var givenBy, appt, createdBy sql.NullInt64
-		var overridden string
+		var overridden, screening string
 		var at time.Time
 		if err := rows.Scan(&r.ID, &r.PatientID, &r.Kind, &r.Status, &r.Vaccine, &r.Antigen, &r.OccurredOn, &dose, &r.Lot, &r.Expiry, &r.Site,
 			&r.Route, &givenBy, &r.Performer, &r.Source, &r.Place, &r.Reason, &r.UntilOn, &appt, &r.OverrideReason, &overridden, &r.Note,
-			&r.ErrorReason, &at, &createdBy, &r.Version); err != nil {
+			&screening, &r.ErrorReason, &at, &createdBy, &r.Version); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("read immunisation: %w", err)
 		}
@@ -605,6 +762,12 @@ func (s *Store) records(ctx context.Context, q database.Querier, where string, l
 		r.Overridden = []string{}
 		if overridden != "" {
 			r.Overridden = strings.Split(overridden, ",")
+		}
+		if screening != "" && screening != "{}" {
+			if err := json.Unmarshal([]byte(screening), &r.Screening); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("read immunisation %d's screening: %w", r.ID, err)
+			}
 		}
 		r.CreatedAt = at.UTC().Format(time.RFC3339)
 		out = append(out, r)
@@ -675,7 +838,7 @@ func (s *Store) get(ctx context.Context, q database.Querier, id int64, lang stri
 // reactions reads the reactions where the condition holds, in the order recorded.
 func (s *Store) reactions(ctx context.Context, q database.Querier, where string, args ...any) ([]Reaction, error) {
 	rows, err := q.QueryContext(ctx, `SELECT r.id, r.immunisation_id, r.patient_id, r.onset_on, r.reaction, r.severity, r.serious, r.description,
-		r.reported_to, r.status, r.created_at, r.created_by, r.version FROM immunisation_reactions r WHERE `+where+` ORDER BY r.onset_on, r.id`, args...)
+		r.reported_to, r.onset_time, r.outcome, r.reported_on, r.status, r.error_reason, r.created_at, r.created_by, r.version FROM immunisation_reactions r WHERE `+where+` ORDER BY r.onset_on, r.id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read reactions: %w", err)
 	}
@@ -686,7 +849,7 @@ func (s *Store) reactions(ctx context.Context, q database.Querier, where string,
 		var at time.Time
 		var by sql.NullInt64
 		if err := rows.Scan(&r.ID, &r.ImmunisationID, &r.PatientID, &r.OnsetOn, &r.Reaction, &r.Severity, &r.Serious, &r.Description,
-			&r.ReportedTo, &r.Status, &at, &by, &r.Version); err != nil {
+			&r.ReportedTo, &r.OnsetTime, &r.Outcome, &r.ReportedOn, &r.Status, &r.ErrorReason, &at, &by, &r.Version); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("read reaction: %w", err)
 		}

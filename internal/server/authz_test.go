@@ -220,14 +220,15 @@ var requiredAccess = map[string]string{
 	"POST /api/patients/{id}/current-medicines/none":                    "write prescription or record vitals",
 
 	// Issue 59: the immunisation record (a patient's routes need view patient too, asked inside).
-	"GET /api/immunisation/catalogue":               "record immunisations or write diagnosis or record vitals or manage appointment",
-	"GET /api/patients/{id}/immunisations":          "record immunisations or write diagnosis or record vitals",
-	"POST /api/patients/{id}/immunisations":         "record immunisations",
-	"POST /api/patients/{id}/immunisations/check":   "record immunisations",
-	"POST /api/immunisations/{id}/entered-in-error": "record immunisations",
-	"POST /api/immunisations/{id}/reactions":        "record immunisations",
-	"GET /api/immunisation/settings":                "manage settings",
-	"PUT /api/immunisation/settings":                "manage settings",
+	"GET /api/immunisation/catalogue":                        "record immunisations or write diagnosis or record vitals or manage appointment",
+	"GET /api/patients/{id}/immunisations":                   "record immunisations or write diagnosis or record vitals",
+	"POST /api/patients/{id}/immunisations":                  "record immunisations",
+	"POST /api/patients/{id}/immunisations/check":            "record immunisations",
+	"POST /api/immunisations/{id}/entered-in-error":          "record immunisations",
+	"POST /api/immunisation/reactions/{id}/entered-in-error": "record immunisations",
+	"POST /api/immunisations/{id}/reactions":                 "record immunisations",
+	"GET /api/immunisation/settings":                         "manage settings",
+	"PUT /api/immunisation/settings":                         "manage settings",
 
 	"GET /api/get-profile":                 "logged-in",
 	"PATCH /api/update-profile":            "logged-in",

@@ -673,6 +673,15 @@ export type paths = {
     /** Write a reminder to each selected child's family (the child's record's channel, else a portal guardian's) into the outbox, topic immunisation.due, naming the doses due or coming up within the clinic's days before; a child, antigen and dose is reminded of once ever. Audited. */
     post: operations["postImmunisationDueRemind"];
   };
+  "/api/immunisation/reactions/{id}/entered-in-error": {
+    /** Mark a reaction entered in error with a reason, at the version read: it stays, marked, and is no longer read by the safety check, the forecast or FHIR; its dose takes a new version. Needs view patient too. Audited. */
+    post: operations["postImmunisationReactionsByIdEnteredInError"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/immunisation/settings": {
     /** The clinic's immunisation settings: schedules, stocked vaccines, parents' reminders, how old a weight may be for a dose by weight. */
     get: operations["getImmunisationSettings"];
@@ -3576,11 +3585,14 @@ export type components = {
     ImmunisationFinding: {
       antigen?: string;
       /** @enum {string} */
-      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today" | "previous_anaphylaxis" | "previous_reaction" | "product_age" | "wrong_vaccine" | "live_interval";
+      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today" | "previous_anaphylaxis" | "previous_reaction" | "product_age" | "wrong_vaccine" | "live_interval" | "screening_fever" | "screening_acute_illness" | "screening_heart_lung" | "screening_consciousness" | "screening_severe_reaction" | "intussusception" | "blood_products" | "immunosuppressant_stopped" | "bcg_low_weight" | "hepb_low_weight" | "bcg_tuberculin";
       /** @description In the caller's language. */
       message: string;
-      /** @enum {string} */
-      severity: "stop" | "warn";
+      /**
+       * @description stop: passed only by a doctor with a reason; warn: passed with a reason; info: a note, no reason needed.
+       * @enum {string}
+       */
+      severity: "stop" | "warn" | "info";
       /** @description The component, named in the caller's language. */
       substance?: string;
       vaccine: string;
@@ -3596,7 +3608,10 @@ export type components = {
       antigen?: string;
       appointment_id?: number | null;
       dose_number?: number | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description Required for a dose given here (not for the check).
+       */
       expiry?: string;
       /** @enum {string} */
       kind: "given" | "elsewhere" | "refused" | "contraindicated";
@@ -3615,10 +3630,7 @@ export type components = {
       /** @description Required for refused and contraindicated. */
       reason?: string;
       route?: string;
-      screening?: {
-        immunosuppressed?: boolean | null;
-        pregnant?: boolean | null;
-      };
+      screening?: components["schemas"]["ImmunisationScreening"];
       site?: string;
       /**
        * @description Required for a dose given elsewhere.
@@ -3635,13 +3647,23 @@ export type components = {
       created_at: string;
       created_by_name: string;
       description: string;
+      error_reason: string;
       id: number;
       immunisation_id: number;
       /** Format: date */
       onset_on: string;
+      /** @description HH:MM; empty when not known. */
+      onset_time: string;
+      /**
+       * @description The WHO AEFI reporting form's.
+       * @enum {string}
+       */
+      outcome: "" | "recovered" | "recovering" | "not_recovered" | "recovered_with_sequelae" | "died" | "unknown";
       patient_id: number;
       /** @enum {string} */
       reaction: "fever" | "local" | "rash" | "persistent_crying" | "seizure" | "hhe" | "anaphylaxis" | "other";
+      /** @description The day it was reported to the health authority; empty: not yet. */
+      reported_on: string;
       reported_to: string;
       serious: boolean;
       /** @enum {string} */
@@ -3681,6 +3703,7 @@ export type components = {
       place: string;
       reason: string;
       route: string;
+      screening: components["schemas"]["ImmunisationScreening"];
       site: string;
       /** @enum {string} */
       source: "" | "card" | "registry" | "parent";
@@ -3690,6 +3713,29 @@ export type components = {
       vaccine: string;
       vaccine_name: string;
       version: number;
+    };
+    /** @description The screening before a dose given here (Viet Nam's QĐ 1575/QĐ-BYT 2023; ACIP contraindications and precautions): each question true, false (answered no) or null (not asked). */
+    ImmunisationScreening: {
+      abnormal_consciousness: boolean | null;
+      abnormal_heart_lung: boolean | null;
+      /** @description A moderate or severe acute illness, or a chronic one getting worse. */
+      acute_illness: boolean | null;
+      /** @description Immunoglobulin or blood products in the last 3–11 months. */
+      blood_products_recent: boolean | null;
+      /** @description 38.0 °C or more, or 35.5 °C or less. */
+      fever: boolean | null;
+      /** @description Immunosuppressive treatment ended in the last 1–6 months. */
+      immunosuppressant_stopped_recent: boolean | null;
+      immunosuppressed: boolean | null;
+      /** @description A history of intussusception, or an uncorrected gut malformation predisposing to it. */
+      intussusception: boolean | null;
+      pregnant: boolean | null;
+      /** @description Anaphylaxis or a grade III+ reaction after an earlier dose of a vaccine with the same antigens. */
+      previous_severe_reaction: boolean | null;
+      temperature_c: number | null;
+      /** @description A tuberculin skin test (Mantoux) negative in the last 2 weeks. */
+      tuberculin_negative: boolean | null;
+      weight_under_2000g: boolean | null;
     };
     ImmunisationSettings: {
       reminders: {
@@ -3733,6 +3779,8 @@ export type components = {
        * @description Today in the clinic's time zone.
        */
       as_of: string;
+      /** @description The patient's birth date (the give dialog's default site follows the age). */
+      birth_date: string;
       forecast: {
         /** Format: date */
         as_of: string;
@@ -8023,6 +8071,36 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
+  /** Mark a reaction entered in error with a reason, at the version read: it stays, marked, and is no longer read by the safety check, the forecast or FHIR; its dose takes a new version. Needs view patient too. Audited. */
+  postImmunisationReactionsByIdEnteredInError: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationReaction"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Stale version, entered in error already, or the patient is archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
   /** The clinic's immunisation settings: schedules, stocked vaccines, parents' reminders, how old a weight may be for a dose by weight. */
   getImmunisationSettings: {
     responses: {
@@ -8099,8 +8177,14 @@ export type operations = {
           description?: string;
           /** Format: date */
           onset_on: string;
+          /** @description HH:MM, optional. */
+          onset_time?: string;
+          /** @enum {string} */
+          outcome?: "" | "recovered" | "recovering" | "not_recovered" | "recovered_with_sequelae" | "died" | "unknown";
           /** @enum {string} */
           reaction: "fever" | "local" | "rash" | "persistent_crying" | "seizure" | "hhe" | "anaphylaxis" | "other";
+          /** @description The day it was reported to the health authority (YYYY-MM-DD): not before the onset, not in the future. */
+          reported_on?: string;
           reported_to?: string;
           serious?: boolean;
           /** @enum {string} */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { axeViolations } from '../../test/axe'
 import { Refusal, renderScreen, user } from '../../test/render'
 import type { RecordInput } from './api/types'
-import { ElsewhereDialog, ExclusionDialog, InErrorDialog, ReactionDialog } from './Dialogs'
+import { ElsewhereDialog, ExclusionDialog, InErrorDialog } from './Dialogs'
 import { catalogue, record } from './fixtures'
 
 afterEach(cleanup)
@@ -73,28 +73,6 @@ describe('ExclusionDialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled())
     expect(sent[1]?.body).toMatchObject({ kind: 'contraindicated', antigen: 'measles', reason: 'Severe combined immunodeficiency', vaccine: '' })
     expect(await axeViolations(document.body)).toEqual([])
-  })
-})
-
-describe('ReactionDialog', () => {
-  it('asks what the reaction was, and sends it against its dose', async () => {
-    const onClose = vi.fn()
-    const { sent } = await renderScreen(<ReactionDialog patientId={9} r={dose} onClose={onClose} />, {
-      me,
-      api: { 'GET /immunisation/catalogue': catalogue, 'POST /immunisations/2/reactions': { id: 1 } },
-    })
-    const dialog = screen.getByRole('dialog', { name: 'Reaction after Engerix-B (paediatric) of 2026-11-02' })
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
-    expect(await within(dialog).findByText('Choose the reaction.')).toBeTruthy()
-    await waitFor(() => expect(within(dialog).getByRole('option', { name: 'Hypotonic-hyporesponsive episode' })).toBeTruthy())
-    fireEvent.change(within(dialog).getByLabelText('Reaction'), { target: { value: 'hhe' } })
-    fireEvent.click(within(dialog).getByRole('radio', { name: 'Severe' }))
-    fireEvent.click(within(dialog).getByRole('checkbox', { name: /Serious/ }))
-    fireEvent.input(within(dialog).getByLabelText('Reported to'), { target: { value: 'Provincial CDC' } })
-    expect(await axeViolations(dialog)).toEqual([])
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
-    await waitFor(() => expect(onClose).toHaveBeenCalled())
-    expect(sent[0]).toMatchObject({ path: '/immunisations/2/reactions', body: { reaction: 'hhe', severity: 'severe', serious: true, reported_to: 'Provincial CDC' } })
   })
 })
 

@@ -1,12 +1,11 @@
 // The immunisation record's smaller dialogs: a dose recorded from elsewhere (a card, a registry,
-// the parent's word), a refusal or contraindication of an antigen, a reaction after a dose, and
-// an entry marked entered in error. Each is a light dialog whose fields are one form, checked on
+// the parent's word), a refusal or contraindication of an antigen, and an entry marked entered in
+// error (a reaction's dialogs are ReactionDialog.tsx). Each is a light dialog whose fields are one form, checked on
 // OK, the server's refusal shown under the field it names.
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
 import { showFieldErrors } from '../../lib/formErrors'
 import { formatDay } from '../../lib/time'
-import { Checkbox } from '../../light/Checkbox'
 import { DateInput } from '../../light/DateInput'
 import { Field } from '../../light/Field'
 import { useForm } from '../../light/form'
@@ -17,8 +16,7 @@ import { useToast } from '../../light/Toast'
 import { useCatalogue } from './api/getCatalogue'
 import { useMarkInError } from './api/markInError'
 import { useRecordImmunisation } from './api/recordImmunisation'
-import { useRecordReaction } from './api/recordReaction'
-import type { ImmunisationRecord, ReactionInput } from './api/types'
+import type { ImmunisationRecord } from './api/types'
 import { blankInput, today, VaccinePicker } from './parts'
 import styles from './immunisations.module.css'
 
@@ -145,59 +143,6 @@ export function ExclusionDialog({ patientId, onClose }: { patientId: number; onC
           {(c) => <DateInput {...c} className={styles.fullWidth} clearable min={v.occurred_on || undefined} value={v.until_on} onChange={(d) => form.set('until_on', d)} />}
         </Field>
       </div>
-    </ImmunisationDialog>
-  )
-}
-
-type Severity = ReactionInput['severity']
-
-/** An adverse event after immunisation, against its dose: when it began, what, how bad, whether serious, and to whom it was reported. */
-export function ReactionDialog({ patientId, r, onClose }: { patientId: number; r: ImmunisationRecord; onClose(): void }) {
-  const { t } = useTranslation()
-  const toast = useToast()
-  const catalogue = useCatalogue()
-  const save = useRecordReaction(patientId)
-  const form = useForm<{ onset_on: string; reaction: string; severity: Severity; serious: boolean; description: string; reported_to: string }>(
-    { onset_on: today(), reaction: '', severity: 'mild', serious: false, description: '', reported_to: '' },
-    {
-      onset_on: (v) => (v ? undefined : t('immunisations.dateRequired')),
-      reaction: (v) => (v ? undefined : t('immunisations.reactionRequired')),
-      description: (v, all) => (all.reaction === 'other' && !v.trim() ? t('immunisations.describeOther') : undefined),
-    },
-  )
-  const v = form.values
-  const reactions = catalogue.data?.reactions ?? []
-  const submit = async () => {
-    try {
-      await save.mutateAsync({ id: r.id, input: { ...v, description: v.description.trim(), reported_to: v.reported_to.trim() } })
-      toast.success(t('immunisations.reactionSaved'))
-      onClose()
-    } catch (e) {
-      showFieldErrors(e, form.fail, toast.error)
-    }
-  }
-  return (
-    <ImmunisationDialog title={t('immunisations.reactionTitle', { vaccine: r.vaccine_name || r.vaccine, date: formatDay(r.occurred_on) })} okText={t('immunisations.save')} busy={save.isPending} form={form} onSubmit={submit} onClose={onClose}>
-      <div className={styles.fieldRow}>
-        <Field label={t('immunisations.reactionLabel')} required error={form.errors.reaction} className={styles.wide}>
-          {(c) => <Select {...c} value={v.reaction} onChange={(x) => form.set('reaction', x)} options={[{ value: '', label: '' }, ...reactions.map((x) => ({ value: x, label: t(`immunisations.reaction.${x}`, { defaultValue: x }) }))]} />}
-        </Field>
-        <Field label={t('immunisations.onsetLabel')} required error={form.errors.onset_on} className={styles.wide}>
-          {(c) => <DateInput {...c} className={styles.fullWidth} min={r.occurred_on} max={today()} value={v.onset_on} onChange={(d) => form.set('onset_on', d)} />}
-        </Field>
-      </div>
-      <RadioGroup<Severity> legend={t('immunisations.severityLabel')} look="button" value={v.severity} onChange={(s) => form.set('severity', s)} options={(['mild', 'moderate', 'severe'] as const).map((s) => ({ value: s, label: t(`immunisations.severityOption.${s}`) }))} />
-      <div className={styles.checkbox}>
-        <Checkbox checked={v.serious} onChange={(x) => form.set('serious', x)}>
-          {t('immunisations.seriousLabel')}
-        </Checkbox>
-      </div>
-      <Field label={t('immunisations.description')} required={v.reaction === 'other'} error={form.errors.description}>
-        {(c) => <TextArea {...c} rows={3} maxLength={2000} value={v.description} onChange={(e) => form.set('description', e.target.value)} />}
-      </Field>
-      <Field label={t('immunisations.reportedToLabel')} help={t('immunisations.reportedToHint')} error={form.errors.reported_to}>
-        {(c) => <Input {...c} maxLength={200} value={v.reported_to} onChange={(e) => form.set('reported_to', e.target.value)} />}
-      </Field>
     </ImmunisationDialog>
   )
 }

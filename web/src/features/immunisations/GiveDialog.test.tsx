@@ -14,6 +14,29 @@ const tooClose: Finding = { code: 'too_close', severity: 'warn', message: 'Under
 
 const saves = (sent: { method: string; path: string; body: unknown }[]) => sent.filter((s) => s.path === '/patients/9/immunisations')
 
+/** Writes the lot and its expiry, which a dose given here needs. */
+function fillLot(dialog: HTMLElement) {
+  fireEvent.input(within(dialog).getByLabelText('Lot number'), { target: { value: 'AB123' } })
+  const expiry = within(dialog).getByLabelText('Lot expiry')
+  fireEvent.input(expiry, { target: { value: '2030-06-30' } })
+  fireEvent.blur(expiry)
+}
+
+async function choose(dialog: HTMLElement, typed: string, name: string) {
+  await waitFor(() => {
+    fireEvent.input(within(dialog).getByRole('combobox', { name: 'Vaccine' }), { target: { value: typed } })
+    expect(within(dialog).getByRole('option', { name })).toBeTruthy()
+  })
+  fireEvent.click(within(dialog).getByRole('option', { name }))
+}
+
+/** A birth date months before today, as an ISO date. */
+function bornMonthsAgo(months: number) {
+  const d = new Date()
+  d.setMonth(d.getMonth() - months)
+  return d.toISOString().slice(0, 10)
+}
+
 describe('GiveDialog', () => {
   it('offers the stocked vaccines first, then the rest, under their headings', async () => {
     await renderScreen(<GiveDialog patientId={9} onClose={() => {}} />, { me: user(['record immunisations']), api: { 'GET /immunisation/catalogue': catalogue } })
@@ -62,7 +85,8 @@ describe('GiveDialog', () => {
     const warn = within(dialog).getByTestId('finding-too_close')
     expect(warn.getAttribute('role')).toBeNull()
     expect(within(dialog).getByTestId('findings-occurred_on').contains(warn)).toBe(true)
-    expect(checked.at(-1)?.screening).toEqual({ pregnant: true, immunosuppressed: null })
+    expect(checked.at(-1)?.screening).toMatchObject({ pregnant: true, immunosuppressed: null, fever: null, temperature_c: null })
+    fillLot(dialog)
     // Saving without a reason is refused in the dialog; nothing is sent.
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     expect(await within(dialog).findByText('Say why the dose is given despite what the check found.')).toBeTruthy()
@@ -98,6 +122,7 @@ describe('GiveDialog', () => {
       expect(within(dialog).getByRole('option', { name: 'M-M-R II' })).toBeTruthy()
     })
     fireEvent.click(within(dialog).getByRole('option', { name: 'M-M-R II' }))
+    fillLot(dialog)
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     const stop = await within(dialog).findByTestId('finding-component_allergy')
     expect(stop.getAttribute('role')).toBe('alert')
@@ -159,5 +184,92 @@ describe('GiveDialog', () => {
     expect(within(dialog).getByText('A dose from an expired lot cannot be given. Choose another lot.')).toBeTruthy()
     expect((within(dialog).getByTestId('give-ok') as HTMLButtonElement).disabled).toBe(true)
     expect(within(dialog).queryByLabelText('Reason to go ahead')).toBeNull()
+  })
+
+  it('fills in the route from the product and the site for the child\'s age, both editable', async () => {
+    await renderScreen(<GiveDialog patientId={9} birthDate={bornMonthsAgo(6)} onClose={() => {}} />, { me: user(['record immunisations']), api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations/check': { findings: [] } } })
+    const dialog = screen.getByRole('dialog', { name: 'Give a dose' })
+    await choose(dialog, 'Engerix', 'Engerix-B (paediatric)')
+    expect((within(dialog).getByLabelText('Route') as HTMLSelectElement).value).toBe('IM')
+    expect((within(dialog).getByLabelText('Site') as HTMLSelectElement).value).toBe('left_thigh')
+    fireEvent.change(within(dialog).getByLabelText('Site'), { target: { value: 'right_thigh' } })
+    expect((within(dialog).getByLabelText('Site') as HTMLSelectElement).value).toBe('right_thigh')
+    await choose(dialog, 'BCG', 'BCG')
+    expect((within(dialog).getByLabelText('Route') as HTMLSelectElement).value).toBe('ID')
+    expect((within(dialog).getByLabelText('Site') as HTMLSelectElement).value).toBe('left_arm')
+    cleanup()
+    await renderScreen(<GiveDialog patientId={9} vaccine="hepb" birthDate={bornMonthsAgo(24)} onClose={() => {}} />, { me: user(['record immunisations']), api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations/check': { findings: [] } } })
+    const again = screen.getByRole('dialog', { name: 'Give a dose' })
+    // Named on opening (from the forecast): filled in once the catalogue is read; the deltoid from 12 months.
+    await waitFor(() => expect((within(again).getByLabelText('Site') as HTMLSelectElement).value).toBe('left_arm'))
+    expect((within(again).getByLabelText('Route') as HTMLSelectElement).value).toBe('IM')
+  })
+
+  it('asks for the lot\'s expiry before saving a dose given here', async () => {
+    const { sent } = await renderScreen(<GiveDialog patientId={9} onClose={() => {}} />, { me: user(['record immunisations']), api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations/check': { findings: [] } } })
+    const dialog = screen.getByRole('dialog', { name: 'Give a dose' })
+    await choose(dialog, 'Engerix', 'Engerix-B (paediatric)')
+    fireEvent.input(within(dialog).getByLabelText('Lot number'), { target: { value: 'AB123' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await within(dialog).findByText("Enter the lot's expiry date.")).toBeTruthy()
+    expect(saves(sent)).toHaveLength(0)
+  })
+
+  it('puts the questions for the chosen vaccine first, sends every answer and the temperature, and shows a finding under its question', async () => {
+    const checked: RecordInput[] = []
+    const feverStop: Finding = { code: 'screening_fever', severity: 'stop', message: 'Fever at screening: defer.', vaccine: 'mmr' }
+    await renderScreen(<GiveDialog patientId={9} onClose={() => {}} />, {
+      me: user(['record immunisations']),
+      api: {
+        'GET /immunisation/catalogue': catalogue,
+        'POST /patients/9/immunisations/check': ({ body }: { body: unknown }) => {
+          const input = body as RecordInput
+          checked.push(input)
+          return { findings: (input.screening.temperature_c ?? 0) >= 38 ? [feverStop] : [] }
+        },
+      },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Give a dose' })
+    await choose(dialog, 'M-M-R', 'M-M-R II')
+    const legends = (id: string) => within(dialog).getByTestId(id).querySelectorAll('legend')
+    const first = [...legends('questions-first')].map((l) => l.textContent)
+    const rest = [...legends('questions-other')].map((l) => l.textContent)
+    // A live injectable vaccine: pregnancy, immunosuppression and blood products among the first; intussusception (rotavirus) after.
+    expect(first).toContain('Pregnant?')
+    expect(first).toContain('Immunoglobulin or blood products in the last 3–11 months?')
+    expect(first[0]).toBe('Fever (38.0 °C or more) or a low temperature (35.5 °C or less)?')
+    expect(rest).toContain('A history of intussusception, or an uncorrected gut malformation that predisposes to it?')
+    expect(rest).not.toContain('Pregnant?')
+    fireEvent.click(within(within(dialog).getByRole('group', { name: 'Immunoglobulin or blood products in the last 3–11 months?' })).getByRole('radio', { name: 'No' }))
+    // A temperature out of range is refused where it is typed and not checked.
+    fireEvent.input(within(dialog).getByLabelText('Temperature (°C)'), { target: { value: '50' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await within(dialog).findByText('Enter the temperature in °C, between 30.0 and 44.0.')).toBeTruthy()
+    fireEvent.input(within(dialog).getByLabelText('Temperature (°C)'), { target: { value: '38.6' } })
+    const stop = await within(dialog).findByTestId('finding-screening_fever')
+    expect(within(dialog).getByTestId('findings-fever').contains(stop)).toBe(true)
+    expect(checked.at(-1)?.screening).toMatchObject({ temperature_c: 38.6, blood_products_recent: false, fever: null, pregnant: null })
+    expect(checked.some((c) => c.screening.temperature_c === 50)).toBe(false)
+    expect(await axeViolations(dialog)).toEqual([])
+  })
+
+  it('reads a note (info) without asking a reason, and saves the dose as it is', async () => {
+    const onClose = vi.fn()
+    const note: Finding = { code: 'hepb_low_weight', severity: 'info', message: 'Under 2,000 g: the birth dose does not count in China.', vaccine: 'hepb' }
+    const { sent } = await renderScreen(<GiveDialog patientId={9} onClose={onClose} />, {
+      me: user(['record immunisations']),
+      api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations/check': { findings: [note] }, 'POST /patients/9/immunisations': record(51, {}) },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Give a dose' })
+    await choose(dialog, 'Engerix', 'Engerix-B (paediatric)')
+    fireEvent.click(within(within(dialog).getByRole('group', { name: 'Weighs under 2,000 g?' })).getByRole('radio', { name: 'Yes' }))
+    const info = await within(dialog).findByTestId('finding-hepb_low_weight')
+    expect(info.textContent).toContain('Note: Under 2,000 g')
+    expect(within(dialog).getByTestId('findings-weight_under_2000g').contains(info)).toBe(true)
+    expect(within(dialog).queryByLabelText('Reason to go ahead')).toBeNull()
+    fillLot(dialog)
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect((saves(sent)[0]!.body as RecordInput).screening.weight_under_2000g).toBe(true)
   })
 })

@@ -1,12 +1,13 @@
 // Giving a dose here: the product (the clinic's stocked ones first), lot and expiry, site and
-// route, the day (today unless said), the dose's number if the nurse wants to say it, and the
-// screening questions a live vaccine is checked against. As the form is filled the server's
+// route (the product's route and the site for the child's age filled in, editable), the day
+// (today unless said), the dose's number if the nurse wants to say it, and the screening before
+// the dose (ScreeningFields), stored with it. As the form is filled the server's
 // safety check runs and its findings appear where the thing they are about is typed: a stop as an
 // alert, a warning as a notice. With any finding the dose is saved only with a reason to go ahead
 // (the server refuses it otherwise, 422, and that refusal's findings are shown the same way); an
 // expired lot is never given.
 import { useCan } from '../../lib/auth/can'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useDebounced } from '../../lib/debounce'
 import { ApiError } from '../../lib/api'
@@ -16,17 +17,15 @@ import { DateInput } from '../../light/DateInput'
 import { Field } from '../../light/Field'
 import { useForm } from '../../light/form'
 import { Input, Select, TextArea } from '../../light/Input'
-import { RadioGroup } from '../../light/RadioGroup'
 import { useToast } from '../../light/Toast'
 import { checkImmunisation, useImmunisationCheck } from './api/checkImmunisation'
 import { useCatalogue } from './api/getCatalogue'
 import { useRecordImmunisation } from './api/recordImmunisation'
-import { NEEDS_OVERRIDE, type Finding, type RecordInput } from './api/types'
+import { NEEDS_OVERRIDE, SCREENING_QUESTIONS, type Finding, type RecordInput } from './api/types'
 import { ImmunisationDialog } from './Dialogs'
-import { antigenNames, blankInput, FindingNotes, today, VaccinePicker } from './parts'
+import { antigenNames, blankInput, defaultSite, FindingNotes, today, VaccinePicker } from './parts'
+import { answerOf, badTemperature, ScreeningFields, temperatureOf, unanswered, type Answers } from './ScreeningFields'
 import styles from './immunisations.module.css'
-
-type Answer = 'yes' | 'no' | 'unknown'
 
 interface GiveForm {
   vaccine: string
@@ -36,16 +35,14 @@ interface GiveForm {
   route: string
   occurred_on: string
   dose_number: string
-  pregnant: Answer
-  immunosuppressed: Answer
+  answers: Answers
+  temperature: string
   note: string
   override_reason: string
 }
 
-const answer = (a: Answer) => (a === 'yes' ? true : a === 'no' ? false : null)
-
-/** The record the form stands for, as the check and the save take it. */
-export function giveInput(v: GiveForm): RecordInput {
+/** The record the form stands for, as the check and the save take it (the temperature read in the user's language). */
+export function giveInput(v: GiveForm, lang = 'en'): RecordInput {
   const n = Number.parseInt(v.dose_number, 10)
   return {
     ...blankInput('given'),
@@ -57,13 +54,14 @@ export function giveInput(v: GiveForm): RecordInput {
     occurred_on: v.occurred_on,
     dose_number: Number.isFinite(n) && n > 0 ? n : null,
     note: v.note.trim(),
-    screening: { pregnant: answer(v.pregnant), immunosuppressed: answer(v.immunosuppressed) },
+    screening: { ...(Object.fromEntries(SCREENING_QUESTIONS.map((q) => [q, answerOf(v.answers[q])])) as RecordInput['screening']), temperature_c: temperatureOf(v.temperature, lang) },
     override_reason: v.override_reason.trim(),
   }
 }
 
-export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, appointmentId }: { patientId: number; vaccine?: string; onClose(): void; appointmentId?: number }) {
-  const { t } = useTranslation()
+export function GiveDialog({ patientId, vaccine: initialVaccine = '', birthDate, onClose, appointmentId }: { patientId: number; vaccine?: string; birthDate?: string; onClose(): void; appointmentId?: number }) {
+  const { t, i18n } = useTranslation()
+  const lang = i18n.language
   const toast = useToast()
   const catalogue = useCatalogue()
   const save = useRecordImmunisation(patientId)
@@ -71,18 +69,21 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, a
   const [refused, setRefused] = useState<{ key: string; findings: Finding[] } | null>(null)
   const [problem, setProblem] = useState('')
   const form = useForm<GiveForm>(
-    { vaccine: initialVaccine, lot: '', expiry: '', site: '', route: '', occurred_on: today(), dose_number: '', pregnant: 'unknown', immunosuppressed: 'unknown', note: '', override_reason: '' },
+    { vaccine: initialVaccine, lot: '', expiry: '', site: '', route: '', occurred_on: today(), dose_number: '', answers: unanswered(), temperature: '', note: '', override_reason: '' },
     {
       vaccine: (v) => (v ? undefined : t('immunisations.vaccineRequired')),
+      lot: (v) => (v.trim() ? undefined : t('immunisations.lotRequired')),
+      expiry: (v) => (v ? undefined : t('immunisations.expiryRequired')),
+      temperature: (v) => (badTemperature(v, lang) ? t('immunisations.temperatureRange') : undefined),
       occurred_on: (v) => (v ? undefined : t('immunisations.dateRequired')),
       dose_number: (v) => (!v.trim() || /^\d{1,2}$/.test(v.trim()) ? undefined : t('immunisations.doseNumberFormat')),
     },
   )
   const v = form.values
   // The check reads what is typed (not the reason to go ahead), once it has stopped changing.
-  const input = giveInput({ ...v, override_reason: '' })
+  const input = giveInput({ ...v, override_reason: '' }, lang)
   const settled = useDebounced(input, 300)
-  const check = useImmunisationCheck(patientId, settled, Boolean(settled.vaccine && settled.occurred_on))
+  const check = useImmunisationCheck(patientId, settled, Boolean(settled.vaccine && settled.occurred_on) && !badTemperature(v.temperature, lang))
   const key = JSON.stringify(input)
   const checked = v.vaccine ? (check.data ?? []) : []
   const findings = checked.length ? checked : refused?.key === key ? refused.findings : []
@@ -90,14 +91,31 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, a
   // A stop is a doctor's to pass (the server refuses anyone else's reason).
   const isDoctor = useCan('write diagnosis')
   const stopped = !isDoctor && findings.some((f) => f.severity === 'stop')
+  // A note (info) is read, not overridden.
+  const needsReason = findings.some((f) => f.severity !== 'info')
   const vaccine = catalogue.data?.vaccines.find((x) => x.key === v.vaccine)
+  // The route is the product's, the site the usual one for it at the child's age: filled in when the vaccine is chosen, editable.
+  const choose = (key: string) => {
+    const chosen = catalogue.data?.vaccines.find((x) => x.key === key)
+    form.set('vaccine', key)
+    if (chosen) {
+      form.set('route', chosen.route)
+      form.set('site', defaultSite(chosen.route, birthDate, v.occurred_on || today()))
+    }
+  }
+  const loaded = Boolean(catalogue.data)
+  useEffect(() => {
+    // A vaccine named on opening (from the forecast): its route and site once the catalogue is read.
+    if (loaded && initialVaccine) choose(initialVaccine)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded])
 
   const submit = async () => {
-    const body = giveInput(form.values)
+    const body = giveInput(form.values, lang)
     setProblem('')
     // With findings, a dose is given only for a reason to go ahead.
     if (stopped) return
-    if (findings.length && !body.override_reason) {
+    if (needsReason && !body.override_reason) {
       form.fail({ override_reason: t('immunisations.overrideRequired') })
       return
     }
@@ -110,7 +128,7 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, a
         // The refusal names its findings by code; the check says them in full, for the same record.
         const again = await checkImmunisation(patientId, { ...body, override_reason: '' }).catch(() => [] as Finding[])
         setRefused({ key: JSON.stringify({ ...body, override_reason: '' }), findings: again })
-        if (!again.length || body.override_reason) setProblem(e.message)
+        if (!again.some((f) => f.severity !== 'info') || body.override_reason) setProblem(e.message)
         else form.fail({ override_reason: t('immunisations.overrideRequired') })
         return
       }
@@ -120,18 +138,6 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, a
 
   const sites = catalogue.data?.sites ?? []
   const routes = catalogue.data?.routes ?? []
-  const yesNo = (name: 'pregnant' | 'immunosuppressed') => (
-    <>
-      <RadioGroup<Answer>
-        legend={t(`immunisations.screening.${name}`)}
-        look="button"
-        value={v[name]}
-        onChange={(a) => form.set(name, a)}
-        options={(['yes', 'no', 'unknown'] as const).map((a) => ({ value: a, label: t(`immunisations.answer.${a}`) }))}
-      />
-      <FindingNotes findings={findings} field={name} />
-    </>
-  )
   return (
     <ImmunisationDialog title={t('immunisations.giveTitle')} okText={t('immunisations.save')} busy={save.isPending} form={form} onSubmit={submit} onClose={onClose} okDisabled={expired} okTestId="give-ok" width={600}>
       {problem && (
@@ -140,14 +146,14 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, a
         </div>
       )}
       <Field label={t('immunisations.vaccine')} required error={form.errors.vaccine} help={vaccine ? [antigenNames(catalogue.data, vaccine.antigens), vaccine.live ? t('immunisations.live') : ''].filter(Boolean).join(' · ') : undefined}>
-        {(c) => <VaccinePicker catalogue={catalogue.data} value={v.vaccine} onChange={(k) => form.set('vaccine', k)} stockedFirst label={t('immunisations.vaccine')} control={c} />}
+        {(c) => <VaccinePicker catalogue={catalogue.data} value={v.vaccine} onChange={choose} stockedFirst label={t('immunisations.vaccine')} control={c} />}
       </Field>
       <FindingNotes findings={findings} field="vaccine" />
       <div className={styles.fieldRow}>
-        <Field label={t('immunisations.lot')} error={form.errors.lot} className={styles.wide}>
+        <Field label={t('immunisations.lot')} required error={form.errors.lot} className={styles.wide}>
           {(c) => <Input {...c} maxLength={60} value={v.lot} onChange={(e) => form.set('lot', e.target.value)} />}
         </Field>
-        <Field label={t('immunisations.expiry')} error={form.errors.expiry} className={styles.wide}>
+        <Field label={t('immunisations.expiry')} required error={form.errors.expiry} className={styles.wide}>
           {(c) => <DateInput {...c} className={styles.fullWidth} clearable value={v.expiry} onChange={(d) => form.set('expiry', d)} />}
         </Field>
       </div>
@@ -169,8 +175,15 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, a
         </Field>
       </div>
       <FindingNotes findings={findings} field="occurred_on" />
-      {yesNo('pregnant')}
-      {yesNo('immunosuppressed')}
+      <ScreeningFields
+        vaccine={vaccine}
+        answers={v.answers}
+        onAnswer={(q, a) => form.set('answers', { ...v.answers, [q]: a })}
+        temperature={v.temperature}
+        onTemperature={(text) => form.set('temperature', text)}
+        temperatureError={form.errors.temperature}
+        findings={findings}
+      />
       <FindingNotes findings={findings} field="other" />
       <Field label={t('immunisations.note')} error={form.errors.note}>
         {(c) => <TextArea {...c} rows={2} maxLength={1000} value={v.note} onChange={(e) => form.set('note', e.target.value)} />}
@@ -180,7 +193,7 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', onClose, a
           <Alert type="error" title={t('immunisations.stopNeedsDoctor')} />
         </div>
       )}
-      {findings.length > 0 && !expired && !stopped && (
+      {needsReason && !expired && !stopped && (
         <Field label={t('immunisations.overrideReason')} required help={t('immunisations.overrideHint')} error={form.errors.override_reason}>
           {(c) => <TextArea {...c} rows={2} maxLength={500} value={v.override_reason} onChange={(e) => form.set('override_reason', e.target.value)} />}
         </Field>

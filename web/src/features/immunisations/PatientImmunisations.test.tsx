@@ -3,7 +3,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest'
 import { axeViolations } from '../../test/axe'
 import { renderScreen, user } from '../../test/render'
-import { catalogue, child } from './fixtures'
+import { blankScreening } from './parts'
+import { catalogue, child, fever, record } from './fixtures'
 import { PatientImmunisations } from './PatientImmunisations'
 
 afterEach(cleanup)
@@ -108,5 +109,29 @@ describe('PatientImmunisations', () => {
     expect((within(dialog).getByRole('combobox', { name: 'Vaccine' }) as HTMLInputElement).value).toBe('Engerix-B (paediatric)')
     // Rows not due have no such button.
     expect(screen.queryByRole('button', { name: /Give Rubella/ })).toBeNull()
+  })
+
+  it('shows the screening stored with a dose, a reaction\'s outcome, marks a serious one not reported, and offers to mark a reaction entered in error', async () => {
+    const screened = record(1, { occurred_on: '2026-01-02', screening: { ...blankScreening(), fever: false, acute_illness: false, weight_under_2000g: true, temperature_c: 36.8 } })
+    const serious = { ...fever, id: 41, immunisation_id: 1, reaction: 'seizure', severity: 'severe' as const, serious: true, reported_to: '', reported_on: '', onset_time: '21:15', outcome: 'recovered_with_sequelae' as const }
+    const withdrawn = { ...fever, id: 42, immunisation_id: 1, status: 'entered_in_error' as const, error_reason: 'Another child' }
+    const data = { ...child, records: [screened], reactions: [serious, withdrawn], forecast: { ...child.forecast, evaluations: [] } }
+    await renderScreen(<PatientImmunisations patientId={9} />, { me: user(['record immunisations']), api: { ...api, 'GET /patients/9/immunisations': data } })
+    const dose = (await screen.findAllByTestId('dose'))[0]
+    const summary = within(dose).getByTestId('screening-summary')
+    expect(summary.textContent).toContain('Screening before the dose: 3 answers, 1 yes')
+    expect(summary.textContent).toContain('Temperature 36.8 °C')
+    expect(summary.textContent).toContain('Weighs under 2,000 g? Yes')
+    const [line, struck] = within(dose).getAllByTestId('reaction')
+    expect(line.textContent).toContain('onset 2026-03-03 21:15')
+    expect(line.textContent).toContain('outcome: recovered with sequelae')
+    expect(within(line).getByTestId('unreported').textContent).toBe('Serious, not yet reported')
+    // One entered in error: struck through with its reason, not marked unreported, no action.
+    expect(struck.querySelector('s')).toBeTruthy()
+    expect(struck.textContent).toContain('Entered in error: Another child')
+    expect(within(struck).queryByRole('button')).toBeNull()
+    fireEvent.click(within(line).getByRole('button', { name: 'Mark the reaction Seizure, severe of 2026-03-03 entered in error' }))
+    expect(await screen.findByRole('dialog', { name: /entered in error/ })).toBeTruthy()
+    expect(await axeViolations(screen.getByTestId('immunisations'))).toEqual([])
   })
 })

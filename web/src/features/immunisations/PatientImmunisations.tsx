@@ -1,7 +1,8 @@
 // A patient's immunisations on the chart (issue 59): the forecast on top (each antigen's next
 // dose, what is overdue first), then the record in date order — every dose with its product,
 // lot, site and who gave it, a dose the forecast does not count marked invalid with why, an entry
-// entered in error struck through, reactions under their dose — and the refusals and
+// entered in error struck through, the screening before it and the reactions under their dose (a
+// serious one not yet reported marked) — and the refusals and
 // contraindications. The nurse and the doctor give a dose, record one given elsewhere, a refusal
 // or contraindication, a reaction, or mark an entry entered in error.
 import { useState } from 'react'
@@ -17,13 +18,15 @@ import { Tag } from '../../light/Tag'
 import { useCatalogue } from './api/getCatalogue'
 import { useImmunisations } from './api/getImmunisations'
 import type { Catalogue, Evaluation, ImmunisationRecord, Reaction } from './api/types'
-import { ElsewhereDialog, ExclusionDialog, InErrorDialog, ReactionDialog } from './Dialogs'
+import { ElsewhereDialog, ExclusionDialog, InErrorDialog } from './Dialogs'
+import { ReactionLine, ScreeningSummary } from './DoseDetails'
+import { ReactionDialog, ReactionInErrorDialog } from './ReactionDialog'
 import { GiveDialog } from './GiveDialog'
 import { ForecastTable } from './ForecastTable'
 import { antigenNames } from './parts'
 import styles from './immunisations.module.css'
 
-type Open = { kind: 'give'; vaccine?: string } | { kind: 'elsewhere' | 'exclusion' } | { kind: 'reaction' | 'error'; r: ImmunisationRecord } | null
+type Open = { kind: 'give'; vaccine?: string } | { kind: 'elsewhere' | 'exclusion' } | { kind: 'reaction' | 'error'; r: ImmunisationRecord } | { kind: 'reactionError'; x: Reaction } | null
 
 const REASONS = ['too_early', 'too_close', 'not_needed', 'expired', 'wrong_vaccine', 'product_age', 'live_interval']
 
@@ -65,19 +68,6 @@ function givenBy(t: (k: string, o?: Record<string, unknown>) => string, r: Immun
   return t('immunisations.givenBy', { name: r.given_by_name || r.performer || '—' })
 }
 
-function ReactionLine({ x }: { x: Reaction }) {
-  const { t } = useTranslation()
-  const what = [t(`immunisations.reaction.${x.reaction}`, { defaultValue: x.reaction }), t(`immunisations.severity.${x.severity}`)].join(', ')
-  return (
-    <li data-testid="reaction">
-      <Tag color={x.serious || x.severity === 'severe' ? 'red' : 'orange'}>{t('immunisations.aefi')}</Tag> <strong>{what}</strong>
-      {x.serious && <> · {t('immunisations.serious')}</>} · {t('immunisations.onset', { date: formatDay(x.onset_on) })}
-      {x.description && <> · {x.description}</>}
-      {x.reported_to && <> · {t('immunisations.reportedTo', { to: x.reported_to })}</>}
-    </li>
-  )
-}
-
 function DoseItem({ r, evaluations, reactions, catalogue, canWrite, onOpen }: { r: ImmunisationRecord; evaluations: Evaluation[]; reactions: Reaction[]; catalogue: Catalogue | undefined; canWrite: boolean; onOpen(o: Open): void }) {
   const { t } = useTranslation()
   const inError = r.status === 'entered_in_error'
@@ -110,7 +100,14 @@ function DoseItem({ r, evaluations, reactions, catalogue, canWrite, onOpen }: { 
             </div>
           )}
           {r.note && <div className={styles.small}>{r.note}</div>}
-          {reactions.length > 0 && <ul className={styles.reactions}>{reactions.map((x) => <ReactionLine key={x.id} x={x} />)}</ul>}
+          {r.kind === 'given' && <ScreeningSummary s={r.screening} />}
+          {reactions.length > 0 && (
+            <ul className={styles.reactions}>
+              {reactions.map((x) => (
+                <ReactionLine key={x.id} x={x} canWrite={canWrite && !inError} onError={(x) => onOpen({ kind: 'reactionError', x })} />
+              ))}
+            </ul>
+          )}
         </div>
         {canWrite && !inError && (
           <div className={styles.buttons}>
@@ -243,11 +240,12 @@ export function PatientImmunisations({ patientId }: { patientId: number }) {
           )}
         </>
       )}
-      {open?.kind === 'give' && <GiveDialog patientId={patientId} vaccine={open.vaccine} onClose={close} />}
+      {open?.kind === 'give' && <GiveDialog patientId={patientId} vaccine={open.vaccine} birthDate={data.data?.birth_date} onClose={close} />}
       {open?.kind === 'elsewhere' && <ElsewhereDialog patientId={patientId} onClose={close} />}
       {open?.kind === 'exclusion' && <ExclusionDialog patientId={patientId} onClose={close} />}
       {open?.kind === 'reaction' && <ReactionDialog patientId={patientId} r={open.r} onClose={close} />}
       {open?.kind === 'error' && <InErrorDialog patientId={patientId} r={open.r} onClose={close} />}
+      {open?.kind === 'reactionError' && <ReactionInErrorDialog patientId={patientId} x={open.x} onClose={close} />}
     </Card>
   )
 }

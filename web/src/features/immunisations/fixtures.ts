@@ -1,12 +1,13 @@
 // The catalogue and a child's record as the server sends them, for the screens' tests.
 import type { Catalogue, ImmunisationRecord, PatientImmunisations, Reaction } from './api/types'
+import { blankScreening } from './parts'
 
 export const catalogue: Catalogue = {
   vaccines: [
-    { key: 'hexa', cvx: '146', atc: 'J07CA09', live: false, antigens: ['diphtheria', 'tetanus', 'pertussis', 'polio', 'hib', 'hepb'], components: [], name: 'Hexaxim (DTaP-IPV-Hib-HepB)', source: 'test' },
-    { key: 'mmr', cvx: '03', atc: 'J07BD52', live: true, antigens: ['measles', 'mumps', 'rubella'], components: ['gelatin', 'neomycin'], name: 'M-M-R II', source: 'test' },
-    { key: 'bcg', cvx: '19', atc: 'J07AN01', live: true, antigens: ['tb'], components: [], name: 'BCG', source: 'test' },
-    { key: 'hepb', cvx: '08', atc: 'J07BC01', live: false, antigens: ['hepb'], components: ['yeast'], name: 'Engerix-B (paediatric)', source: 'test' },
+    { key: 'hexa', cvx: '146', atc: 'J07CA09', live: false, antigens: ['diphtheria', 'tetanus', 'pertussis', 'polio', 'hib', 'hepb'], components: [], name: 'Hexaxim (DTaP-IPV-Hib-HepB)', source: 'test', route: 'IM' },
+    { key: 'mmr', cvx: '03', atc: 'J07BD52', live: true, antigens: ['measles', 'mumps', 'rubella'], components: ['gelatin', 'neomycin'], name: 'M-M-R II', source: 'test', route: 'SC' },
+    { key: 'bcg', cvx: '19', atc: 'J07AN01', live: true, antigens: ['tb'], components: [], name: 'BCG', source: 'test', route: 'ID' },
+    { key: 'hepb', cvx: '08', atc: 'J07BC01', live: false, antigens: ['hepb'], components: ['yeast'], name: 'Engerix-B (paediatric)', source: 'test', route: 'IM' },
   ],
   antigens: [
     { key: 'diphtheria', name: 'Diphtheria' },
@@ -54,6 +55,7 @@ export const record = (id: number, more: Partial<ImmunisationRecord>): Immunisat
   override_reason: '',
   overridden: [],
   note: '',
+  screening: blankScreening(),
   error_reason: '',
   created_at: '2026-01-02T08:00:00Z',
   created_by_name: 'Nurse Hoa',
@@ -71,7 +73,11 @@ export const fever: Reaction = {
   serious: false,
   description: '39.2 °C for a day',
   reported_to: 'District health centre',
+  onset_time: '',
+  outcome: 'recovered',
+  reported_on: '',
   status: 'completed',
+  error_reason: '',
   created_at: '2026-03-04T08:00:00Z',
   created_by_name: 'Dr Lan',
   version: 1,
@@ -104,4 +110,5 @@ export const child: PatientImmunisations = {
   },
   schedules: ['who'],
   as_of: '2026-11-30',
+  birth_date: '2026-01-01',
 }

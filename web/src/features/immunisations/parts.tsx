@@ -7,7 +7,7 @@ import { Alert } from '../../light/Alert'
 import { Combobox } from '../../light/Combobox'
 import type { ControlProps } from '../../light/Field'
 import type { TagColor } from '../../light/Tag'
-import type { Catalogue, Finding, ForecastStatus, RecordInput, RecordKind } from './api/types'
+import { SCREENING_QUESTIONS, type Catalogue, type Finding, type ForecastStatus, type RecordInput, type RecordKind, type Screening, type ScreeningQuestion, type Vaccine } from './api/types'
 import styles from './immunisations.module.css'
 
 /** The forecast's statuses in the order a nurse reads them: what is late, then what is due, then the rest. */
@@ -30,6 +30,45 @@ export const today = () => {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 }
 
+/** A screening with nothing asked. */
+export const blankScreening = (): Screening => ({ ...(Object.fromEntries(SCREENING_QUESTIONS.map((q) => [q, null])) as Record<ScreeningQuestion, null>), temperature_c: null })
+
+/** Whole calendar months from birth to day (ISO dates), as the schedules count them. */
+export function ageInMonths(birth: string, day: string) {
+  const [by, bm, bd] = birth.split('-').map(Number)
+  const [y, m, d] = day.split('-').map(Number)
+  if (!by || !y) return NaN
+  return (y - by) * 12 + (m - bm) - (d < bd ? 1 : 0)
+}
+
+/**
+ * Where a dose goes by default, for the product's route and the child's age (WHO Immunization in
+ * Practice; ACIP General Best Practice Guidelines, Vaccine Administration): an injection into the
+ * anterolateral thigh under 12 months, the upper arm (deltoid) from 12 months; BCG (intradermal)
+ * into the left upper arm; nothing for an oral or intranasal dose. Always editable.
+ */
+export function defaultSite(route: string, birth: string | undefined, day: string): string {
+  if (route === 'ID') return 'left_arm'
+  if (route !== 'IM' && route !== 'SC') return ''
+  const months = birth ? ageInMonths(birth, day) : NaN
+  return Number.isFinite(months) && months < 12 ? 'left_thigh' : 'left_arm'
+}
+
+/** The screening questions that concern a product (screening_rules.tsv on the server says which finding each gives). */
+export function questionsFor(v: Vaccine | undefined): ScreeningQuestion[] {
+  const always: ScreeningQuestion[] = ['fever', 'acute_illness', 'abnormal_heart_lung', 'abnormal_consciousness', 'previous_severe_reaction']
+  if (!v) return always
+  const has = (...a: string[]) => v.antigens.some((x) => a.includes(x))
+  return [
+    ...always,
+    ...(v.live ? (['pregnant', 'immunosuppressed', 'immunosuppressant_stopped_recent'] as const) : []),
+    ...(v.live && v.route !== 'PO' && has('measles', 'mumps', 'rubella', 'varicella') ? (['blood_products_recent'] as const) : []),
+    ...(has('rotavirus') ? (['intussusception'] as const) : []),
+    ...(has('tb', 'hepb') ? (['weight_under_2000g'] as const) : []),
+    ...(has('tb') ? (['tuberculin_negative'] as const) : []),
+  ]
+}
+
 /** A record of kind with nothing yet filled in. */
 export const blankInput = (kind: RecordKind): RecordInput => ({
   kind,
@@ -47,12 +86,12 @@ export const blankInput = (kind: RecordKind): RecordInput => ({
   reason: '',
   until_on: '',
   note: '',
-  screening: { pregnant: null, immunosuppressed: null },
+  screening: blankScreening(),
   override_reason: '',
 })
 
 /** The field of the give dialog a finding is about: shown where that is typed. */
-export type FindingField = 'vaccine' | 'occurred_on' | 'expiry' | 'pregnant' | 'immunosuppressed' | 'other'
+export type FindingField = 'vaccine' | 'occurred_on' | 'expiry' | ScreeningQuestion | 'other'
 
 const FIELD_OF: Record<string, FindingField> = {
   live_pregnancy: 'pregnant',
@@ -67,11 +106,22 @@ const FIELD_OF: Record<string, FindingField> = {
   product_age: 'vaccine',
   wrong_vaccine: 'vaccine',
   live_interval: 'occurred_on',
+  screening_fever: 'fever',
+  screening_acute_illness: 'acute_illness',
+  screening_heart_lung: 'abnormal_heart_lung',
+  screening_consciousness: 'abnormal_consciousness',
+  screening_severe_reaction: 'previous_severe_reaction',
+  intussusception: 'intussusception',
+  blood_products: 'blood_products_recent',
+  immunosuppressant_stopped: 'immunosuppressant_stopped_recent',
+  bcg_low_weight: 'weight_under_2000g',
+  hepb_low_weight: 'weight_under_2000g',
+  bcg_tuberculin: 'tuberculin_negative',
 }
 
 export const fieldOf = (f: Finding): FindingField => FIELD_OF[f.code] ?? 'other'
 
-/** The findings about one field: a stop as an alert (said as it appears), a warning as a notice. */
+/** The findings about one field: a stop as an alert (said as it appears), a warning as a notice, a note as information. */
 export function FindingNotes({ findings, field }: { findings: Finding[]; field: FindingField }) {
   const { t } = useTranslation()
   const mine = findings.filter((f) => fieldOf(f) === field)
@@ -81,9 +131,9 @@ export function FindingNotes({ findings, field }: { findings: Finding[]; field: 
       {mine.map((f, i) => (
         <Alert
           key={`${f.code}-${f.antigen ?? ''}-${f.substance ?? ''}-${i}`}
-          type={f.severity === 'stop' ? 'error' : 'warning'}
+          type={f.severity === 'stop' ? 'error' : f.severity === 'info' ? 'info' : 'warning'}
           role={f.severity === 'stop' ? 'alert' : undefined}
-          title={`${f.severity === 'stop' ? t('immunisations.finding.stop') : t('immunisations.finding.warn')}: ${f.message}`}
+          title={`${t(`immunisations.finding.${f.severity === 'stop' || f.severity === 'info' ? f.severity : 'warn'}`)}: ${f.message}`}
           data-testid={`finding-${f.code}`}
         />
       ))}

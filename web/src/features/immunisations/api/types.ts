@@ -14,6 +14,8 @@ export interface Vaccine {
   components: string[]
   name: string
   source: string
+  /** How the product is given by default (its prescribing information). */
+  route: '' | 'IM' | 'SC' | 'ID' | 'PO' | 'IN'
 }
 
 export interface Catalogue {
@@ -55,6 +57,8 @@ export interface ImmunisationRecord {
   override_reason: string
   overridden: string[]
   note: string
+  /** What was asked before a dose given here (all null for another record, or one written before it was kept). */
+  screening: Screening
   error_reason: string
   created_at: string
   created_by_name: string
@@ -71,7 +75,13 @@ export interface Reaction {
   serious: boolean
   description: string
   reported_to: string
-  status: string
+  /** HH:MM, '' not known. */
+  onset_time: string
+  outcome: Outcome | ''
+  /** The day it was reported to the health authority ('' not yet). */
+  reported_on: string
+  status: 'completed' | 'entered_in_error'
+  error_reason: string
   created_at: string
   created_by_name: string
   version: number
@@ -116,12 +126,33 @@ export interface PatientImmunisations {
   forecast: Forecast
   schedules: string[]
   as_of: string
+  birth_date: string
 }
 
-export interface Screening {
-  pregnant: boolean | null
-  immunosuppressed: boolean | null
-}
+/** The yes/no questions of the screening before a dose (QĐ 1575/QĐ-BYT 2023; ACIP), by their API names. */
+export const SCREENING_QUESTIONS = [
+  'pregnant',
+  'immunosuppressed',
+  'fever',
+  'acute_illness',
+  'abnormal_heart_lung',
+  'abnormal_consciousness',
+  'previous_severe_reaction',
+  'intussusception',
+  'blood_products_recent',
+  'immunosuppressant_stopped_recent',
+  'weight_under_2000g',
+  'tuberculin_negative',
+] as const
+
+export type ScreeningQuestion = (typeof SCREENING_QUESTIONS)[number]
+
+/** Each question true, false (answered no) or null (not asked); the temperature in °C, or null. */
+export type Screening = Record<ScreeningQuestion, boolean | null> & { temperature_c: number | null }
+
+/** The outcomes of a reaction (the WHO AEFI reporting form's). */
+export const OUTCOMES = ['recovered', 'recovering', 'not_recovered', 'recovered_with_sequelae', 'died', 'unknown'] as const
+export type Outcome = (typeof OUTCOMES)[number]
 
 export interface RecordInput {
   kind: RecordKind
@@ -144,12 +175,37 @@ export interface RecordInput {
   override_reason: string
 }
 
-export type FindingCode = 'live_pregnancy' | 'live_immunosuppressed' | 'component_allergy' | 'expired_lot' | 'contraindicated' | 'refused' | 'too_early' | 'too_close' | 'too_late' | 'duplicate_today' | 'product_age' | 'wrong_vaccine' | 'live_interval'
+export type FindingCode =
+  | 'live_pregnancy'
+  | 'live_immunosuppressed'
+  | 'component_allergy'
+  | 'expired_lot'
+  | 'contraindicated'
+  | 'refused'
+  | 'too_early'
+  | 'too_close'
+  | 'too_late'
+  | 'duplicate_today'
+  | 'product_age'
+  | 'wrong_vaccine'
+  | 'live_interval'
+  | 'screening_fever'
+  | 'screening_acute_illness'
+  | 'screening_heart_lung'
+  | 'screening_consciousness'
+  | 'screening_severe_reaction'
+  | 'intussusception'
+  | 'blood_products'
+  | 'immunosuppressant_stopped'
+  | 'bcg_low_weight'
+  | 'hepb_low_weight'
+  | 'bcg_tuberculin'
 
 /** What the safety check says of a dose about to be given, in the user's language. */
 export interface Finding {
   code: FindingCode | string
-  severity: 'stop' | 'warn'
+  /** stop: a doctor's to pass, with a reason; warn: passed with a reason; info: a note, no reason needed. */
+  severity: 'stop' | 'warn' | 'info'
   message: string
   vaccine: string
   antigen?: string
@@ -163,6 +219,9 @@ export interface ReactionInput {
   serious: boolean
   description: string
   reported_to: string
+  onset_time: string
+  outcome: Outcome | ''
+  reported_on: string
 }
 
 /** The refusal a save of a dose with findings meets: given again with a reason, it is saved. */

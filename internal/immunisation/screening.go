@@ -1,0 +1,130 @@
+package immunisation
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/csv"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The screening before a dose (Viet Nam's QĐ 1575/QĐ-BYT 2023; ACIP Contraindications and
+// Precautions): each answer of the checklist and the vaccines it concerns, as data —
+// screening_rules.tsv, each row with its source. A rule's applies says, all of them to hold,
+// which doses it is about: all; live; antigen=a|b (the product gives one of them); notroute=PO;
+// age<1m, age>=2m (the child's age on the day, calendar months). A question written !name
+// holds when it was not answered yes (the negative tuberculin test a BCG after 2 months needs).
+
+// SeverityInfo: a note the vaccinator reads; it needs no reason to go ahead and is not
+// recorded as overridden (the hepatitis B birth dose of a baby under 2,000 g).
+const SeverityInfo = "info"
+
+//go:embed screening_rules.tsv
+var screeningTSV []byte
+
+type screeningRule struct {
+	code, question, severity string
+	negated                  bool
+	applies                  []string
+}
+
+var screeningRules = mustReadScreeningRules()
+
+func mustReadScreeningRules() []screeningRule {
+	r := csv.NewReader(bytes.NewReader(screeningTSV))
+	r.Comma, r.FieldsPerRecord, r.LazyQuotes = '\t', 5, true
+	recs, err := r.ReadAll()
+	if err != nil || len(recs) < 2 {
+		panic(fmt.Sprintf("screening_rules.tsv: %v", err))
+	}
+	var out []screeningRule
+	for _, rec := range recs[1:] {
+		q, negated := strings.CutPrefix(rec[1], "!")
+		x := screeningRule{code: rec[0], question: q, negated: negated, severity: rec[3], applies: strings.Fields(rec[2])}
+		if _, ok := (Screening{}).answer(q); !ok || rec[4] == "" || !slices.Contains([]string{SeverityStop, SeverityWarn, SeverityInfo}, x.severity) {
+			panic(fmt.Sprintf("screening_rules.tsv: row %v", rec))
+		}
+		for _, a := range x.applies {
+			if !slices.Contains([]string{"all", "live", "age<1m", "age>=2m"}, a) && !strings.HasPrefix(a, "antigen=") && !strings.HasPrefix(a, "notroute=") {
+				panic(fmt.Sprintf("screening_rules.tsv: %q in row %v", a, rec))
+			}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// answer reads a question of the screening by its JSON name: answered yes, and whether there is
+// such a question. A fever is answered by the temperature too.
+func (s Screening) answer(question string) (bool, bool) {
+	switch question {
+	case "fever":
+		t := s.TemperatureC
+		return yes(s.Fever) || t != nil && (*t >= feverFrom || *t <= hypothermiaTo), true
+	case "acute_illness":
+		return yes(s.AcuteIllness), true
+	case "abnormal_heart_lung":
+		return yes(s.AbnormalHeartLung), true
+	case "abnormal_consciousness":
+		return yes(s.AbnormalConsciousness), true
+	case "previous_severe_reaction":
+		return yes(s.PreviousSevereReaction), true
+	case "intussusception":
+		return yes(s.Intussusception), true
+	case "blood_products_recent":
+		return yes(s.BloodProductsRecent), true
+	case "immunosuppressant_stopped_recent":
+		return yes(s.ImmunosuppressantStoppedRecent), true
+	case "weight_under_2000g":
+		return yes(s.WeightUnder2000g), true
+	case "tuberculin_negative":
+		return yes(s.TuberculinNegative), true
+	}
+	return false, false
+}
+
+// applies reports whether the rule is about vaccine v given to a child born on birth on day.
+func (x screeningRule) appliesTo(v Vaccine, birth, day string) bool {
+	b, errB := time.Parse(time.DateOnly, birth)
+	d, errD := time.Parse(time.DateOnly, day)
+	for _, a := range x.applies {
+		switch {
+		case a == "all":
+		case a == "live":
+			if !v.Live {
+				return false
+			}
+		case a == "age<1m":
+			if errB != nil || errD != nil || !d.Before(b.AddDate(0, 1, 0)) {
+				return false
+			}
+		case a == "age>=2m":
+			if errB != nil || errD != nil || d.Before(b.AddDate(0, 2, 0)) {
+				return false
+			}
+		case strings.HasPrefix(a, "antigen="):
+			if !slices.ContainsFunc(strings.Split(strings.TrimPrefix(a, "antigen="), "|"), func(g string) bool { return slices.Contains(v.Antigens, g) }) {
+				return false
+			}
+		case strings.HasPrefix(a, "notroute="):
+			if slices.Contains(strings.Split(strings.TrimPrefix(a, "notroute="), "|"), v.Route) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// screeningFindings: what the screening's answers say of vaccine v for a child born on birth,
+// given on day — each rule that applies and holds, once.
+func screeningFindings(s Screening, v Vaccine, birth, day string, add func(code, severity, key string, args ...any) *Finding) {
+	for _, x := range screeningRules {
+		answered, _ := s.answer(x.question)
+		if answered == x.negated || !x.appliesTo(v, birth, day) {
+			continue
+		}
+		add(x.code, x.severity, "immunisation.finding."+x.code, v.Name)
+	}
+}

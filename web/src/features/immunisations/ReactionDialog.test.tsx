@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { axeViolations } from '../../test/axe'
+import { Refusal, renderScreen, user } from '../../test/render'
+import { catalogue, fever, record } from './fixtures'
+import { ReactionDialog, ReactionInErrorDialog } from './ReactionDialog'
+
+afterEach(cleanup)
+
+const me = user(['record immunisations'])
+const dose = record(2, { occurred_on: '2026-11-02' })
+
+describe('ReactionDialog', () => {
+  it('asks what the reaction was, when and how it ended; a serious one prompts its report; sent against its dose', async () => {
+    const onClose = vi.fn()
+    const { sent } = await renderScreen(<ReactionDialog patientId={9} r={dose} onClose={onClose} />, {
+      me,
+      api: { 'GET /immunisation/catalogue': catalogue, 'POST /immunisations/2/reactions': { id: 1 } },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Reaction after Engerix-B (paediatric) of 2026-11-02' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await within(dialog).findByText('Choose the reaction.')).toBeTruthy()
+    await waitFor(() => expect(within(dialog).getByRole('option', { name: 'Hypotonic-hyporesponsive episode' })).toBeTruthy())
+    fireEvent.change(within(dialog).getByLabelText('Reaction'), { target: { value: 'hhe' } })
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Severe' }))
+    // A time not written HH:MM is refused before anything is sent.
+    fireEvent.input(within(dialog).getByLabelText('Time of onset (optional)'), { target: { value: '25:10' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await within(dialog).findByText('Enter the time as HH:MM, e.g. 14:30.')).toBeTruthy()
+    expect(sent).toHaveLength(0)
+    fireEvent.input(within(dialog).getByLabelText('Time of onset (optional)'), { target: { value: '14:30' } })
+    // Serious: the dialog says to report it within 24 hours, until the day it was reported is written.
+    expect(within(dialog).queryByTestId('report-prompt')).toBeNull()
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /Serious/ }))
+    expect(within(dialog).getByTestId('report-prompt').textContent).toContain('Report a serious reaction within 24 hours.')
+    fireEvent.change(within(dialog).getByLabelText('Outcome'), { target: { value: 'recovering' } })
+    fireEvent.input(within(dialog).getByLabelText('Reported to'), { target: { value: 'District health centre' } })
+    const reportedOn = within(dialog).getByLabelText('Reported on')
+    fireEvent.input(reportedOn, { target: { value: new Date().toISOString().slice(0, 10) } })
+    fireEvent.blur(reportedOn)
+    await waitFor(() => expect(within(dialog).queryByTestId('report-prompt')).toBeNull())
+    expect(await axeViolations(dialog)).toEqual([])
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect(sent[0]).toMatchObject({
+      path: '/immunisations/2/reactions',
+      body: { reaction: 'hhe', severity: 'severe', serious: true, onset_time: '14:30', outcome: 'recovering', reported_to: 'District health centre' },
+    })
+    expect((sent[0]!.body as { reported_on: string }).reported_on).not.toBe('')
+  })
+})
+
+describe('ReactionInErrorDialog', () => {
+  it('needs a reason, sends the version read, and on a stale version (409) says so and closes', async () => {
+    const onClose = vi.fn()
+    const { sent } = await renderScreen(<ReactionInErrorDialog patientId={9} x={fever} onClose={onClose} />, {
+      me,
+      api: {
+        'POST /immunisation/reactions/40/entered-in-error': () => {
+          throw new Refusal(409, { error: 'This record was changed by someone else. Reload it and try again.', code: 'error.conflict' })
+        },
+      },
+    })
+    const dialog = screen.getByRole('dialog', { name: /Fever of 2026-03-03: entered in error/ })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark entered in error' }))
+    expect(await within(dialog).findByText('Give the reason.')).toBeTruthy()
+    expect(sent).toHaveLength(0)
+    fireEvent.input(within(dialog).getByLabelText('Reason'), { target: { value: 'Recorded against the wrong child' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark entered in error' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect(sent[0]).toMatchObject({ path: '/immunisation/reactions/40/entered-in-error', body: { reason: 'Recorded against the wrong child', version: 1 } })
+    expect(await screen.findByText('This record was changed by someone else. Reload it and try again.')).toBeTruthy()
+  })
+})

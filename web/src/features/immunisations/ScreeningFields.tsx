@@ -1,0 +1,79 @@
+// The screening before a dose (Viet Nam's QĐ 1575/QĐ-BYT 2023 checklist; ACIP contraindications
+// and precautions): each question a row of Yes / No / Not asked, those that concern the chosen
+// vaccine first, then the others; the temperature measured, in °C. Each finding of the server's
+// check appears under the question that gave it.
+import { useTranslation } from 'react-i18next'
+import { readNumber } from '../../lib/number'
+import { Field } from '../../light/Field'
+import { Input } from '../../light/Input'
+import { RadioGroup } from '../../light/RadioGroup'
+import { SCREENING_QUESTIONS, type Finding, type ScreeningQuestion, type Vaccine } from './api/types'
+import { FindingNotes, questionsFor } from './parts'
+import styles from './immunisations.module.css'
+
+export type Answer = 'yes' | 'no' | 'unknown'
+export type Answers = Record<ScreeningQuestion, Answer>
+
+export const unanswered = (): Answers => Object.fromEntries(SCREENING_QUESTIONS.map((q) => [q, 'unknown'])) as Answers
+
+export const answerOf = (a: Answer) => (a === 'yes' ? true : a === 'no' ? false : null)
+
+/** The temperature typed, in °C (a comma or a point), or null when none or not a number. */
+export function temperatureOf(text: string, lang: string): number | null {
+  if (!text.trim()) return null
+  const r = readNumber(text.trim(), lang)
+  return r.value ?? null
+}
+
+/** Whether the temperature typed reads outside 30.0–44.0 °C (the server's limits) or not as a number. */
+export function badTemperature(text: string, lang: string) {
+  if (!text.trim()) return false
+  const c = temperatureOf(text, lang)
+  return c === null || c < 30 || c > 44
+}
+
+export function ScreeningFields({ vaccine, answers, onAnswer, temperature, onTemperature, temperatureError, findings }: { vaccine: Vaccine | undefined; answers: Answers; onAnswer(q: ScreeningQuestion, a: Answer): void; temperature: string; onTemperature(text: string): void; temperatureError?: string; findings: Finding[] }) {
+  const { t } = useTranslation()
+  const first = questionsFor(vaccine)
+  const rest = SCREENING_QUESTIONS.filter((q) => !first.includes(q))
+  const question = (q: ScreeningQuestion) => (
+    <div key={q} className={styles.question}>
+      <RadioGroup<Answer>
+        legend={t(`immunisations.screening.${q}`)}
+        look="button"
+        size="small"
+        value={answers[q]}
+        onChange={(a) => onAnswer(q, a)}
+        options={(['yes', 'no', 'unknown'] as const).map((a) => ({ value: a, label: t(`immunisations.answer.${a}`) }))}
+      />
+      <FindingNotes findings={findings} field={q} />
+    </div>
+  )
+  return (
+    <section className={styles.screening} aria-labelledby="screening-title" data-testid="screening">
+      <h3 id="screening-title" className={styles.section}>
+        {t('immunisations.screeningTitle')}
+      </h3>
+      <p className={`${styles.small} ${styles.muted}`}>{t('immunisations.screeningHint')}</p>
+      <Field label={t('immunisations.temperature')} error={temperatureError} className={styles.temperature}>
+        {(c) => (
+          <span className={styles.unitInput}>
+            <Input {...c} inputMode="decimal" maxLength={5} autoComplete="off" value={temperature} onChange={(e) => onTemperature(e.target.value)} />
+            <span aria-hidden>°C</span>
+          </span>
+        )}
+      </Field>
+      <div className={styles.questions} data-testid="questions-first">
+        {first.map(question)}
+      </div>
+      {rest.length > 0 && (
+        <>
+          <h4 className={styles.subsection}>{t('immunisations.screeningOther')}</h4>
+          <div className={styles.questions} data-testid="questions-other">
+            {rest.map(question)}
+          </div>
+        </>
+      )}
+    </section>
+  )
+}
