@@ -864,3 +864,40 @@ func TestReactionReportAndEnteredInError(t *testing.T) {
 		}
 	})
 }
+
+// TestLowWeightHepatitisBIsReadFromTheScreening: a hepatitis B dose given at birth to a baby the
+// screening found under 2,000 g does not count — in the chart's forecast, the clinic's due list
+// and the check at giving alike (the clinical re-read: the flag was never read from the record).
+func TestLowWeightHepatitisBIsReadFromTheScreening(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		var set map[string]any
+		s.admin.Do("GET", "/api/immunisation/settings", nil).JSON(t, &set)
+		set["schedules"] = []string{"cn_nip"}
+		apitest.Do[any](t, s.admin, http.StatusOK, "PUT", "/api/immunisation/settings", set)
+		s.birth = day(-20)
+		baby := s.newPatient(t, "Xiao", "female", "none")
+		yes := true
+		apitest.Do[any](t, s.nurse, http.StatusCreated, "POST", s.path(baby), dose("hepb_paed", s.birth, "route", "IM", "site", "right_thigh", "screening", map[string]any{"weight_under_2000g": &yes}))
+		view := apitest.Do[struct {
+			Forecast immunisation.Forecast `json:"forecast"`
+		}](t, s.doctor, http.StatusOK, "GET", s.path(baby), nil)
+		low := false
+		for _, e := range view.Forecast.Evaluations {
+			if e.Antigen == "hepb" && !e.Valid && e.Reason == immunisation.ReasonLowWeight {
+				low = true
+			}
+		}
+		for _, r := range view.Forecast.Recommendations {
+			if r.Antigen == "hepb" && r.DoseNumber != 1 {
+				t.Errorf("hepatitis B after a dose under 2,000 g: dose %d, want 1 again", r.DoseNumber)
+			}
+		}
+		if !low {
+			t.Errorf("the birth dose under 2,000 g counted: %+v", view.Forecast.Evaluations)
+		}
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM immunisation_due WHERE patient_id = $1 AND antigen = 'hepb' AND dose_number = 1", baby); n != 1 {
+			t.Errorf("the due list's hepatitis B row: %d rows at dose 1", n)
+		}
+	})
+}

@@ -86,7 +86,7 @@ func forecastOf(ctx context.Context, q database.Querier, patientID int64, schedu
 // doses, refusals and contraindications, and the antigens an anaphylaxis after a dose rules
 // out), oldest first.
 func recordOf(ctx context.Context, q database.Querier, patientID int64) ([]Dose, []Exclusion, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, kind, vaccine, antigen, occurred_on, until_on FROM immunisations
+	rows, err := q.QueryContext(ctx, `SELECT id, kind, vaccine, antigen, occurred_on, until_on, screening FROM immunisations
 		WHERE patient_id = $1 AND status = 'completed' ORDER BY occurred_on, id`, patientID)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the immunisation record: %w", err)
@@ -95,9 +95,11 @@ func recordOf(ctx context.Context, q database.Querier, patientID int64) ([]Dose,
 	var records []entry
 	for rows.Next() {
 		var r entry
-		if err := rows.Scan(&r.ID, &r.Kind, &r.Vaccine, &r.Antigen, &r.On, &r.UntilOn); err != nil {
+		var screening string
+		if err := rows.Scan(&r.ID, &r.Kind, &r.Vaccine, &r.Antigen, &r.On, &r.UntilOn, &screening); err != nil {
 			return nil, nil, err
 		}
+		r.LowWeight = lowWeightIn(screening)
 		records = append(records, r)
 	}
 	if err := rows.Err(); err != nil {

@@ -46,6 +46,9 @@ type Recorded struct {
 	UpdatedAt     time.Time
 	Version       int
 	Reactions     []RecordedReaction
+	// LowWeight: the dose's screening said the baby weighed under 2,000 g (the forecast's
+	// Dose.LowWeight).
+	LowWeight bool
 }
 
 // InError reports whether the record was marked entered in error.
@@ -79,7 +82,7 @@ type PageFilter struct {
 }
 
 const recordedColumns = `id, patient_id, kind, status, vaccine, antigen, occurred_on, COALESCE(dose_number, 0), lot, expiry, site, route,
-	COALESCE(given_by, 0), performer, source, place, reason, until_on, COALESCE(appointment_id, 0), note, error_reason, created_at, updated_at, version
+	COALESCE(given_by, 0), performer, source, place, reason, until_on, COALESCE(appointment_id, 0), note, error_reason, created_at, updated_at, version, screening
 	FROM immunisations`
 
 // RecordsPage reads one page of records in id order, each with its reactions (entered in
@@ -107,12 +110,14 @@ func RecordsPage(ctx context.Context, q database.Querier, f PageFilter) ([]Recor
 	var out []Recorded
 	for rows.Next() {
 		var r Recorded
+		var screening string
 		if err := rows.Scan(&r.ID, &r.PatientID, &r.Kind, &r.Status, &r.Vaccine, &r.Antigen, &r.OccurredOn, &r.DoseNumber, &r.Lot, &r.Expiry,
 			&r.Site, &r.Route, &r.GivenBy, &r.Performer, &r.Source, &r.Place, &r.Reason, &r.UntilOn, &r.AppointmentID, &r.Note,
-			&r.ErrorReason, &r.CreatedAt, &r.UpdatedAt, &r.Version); err != nil {
+			&r.ErrorReason, &r.CreatedAt, &r.UpdatedAt, &r.Version, &screening); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("read an immunisation: %w", err)
 		}
+		r.LowWeight = lowWeightIn(screening)
 		out = append(out, r)
 	}
 	rows.Close()
@@ -253,7 +258,7 @@ func PatientForecasts(ctx context.Context, q database.Querier, c *Catalogue, sch
 			if r.InError() {
 				continue
 			}
-			records[r.PatientID] = append(records[r.PatientID], entry{ID: r.ID, Kind: r.Kind, Vaccine: r.Vaccine, Antigen: r.Antigen, On: r.OccurredOn, UntilOn: r.UntilOn})
+			records[r.PatientID] = append(records[r.PatientID], entry{ID: r.ID, Kind: r.Kind, Vaccine: r.Vaccine, Antigen: r.Antigen, On: r.OccurredOn, UntilOn: r.UntilOn, LowWeight: r.LowWeight})
 			for _, x := range r.Reactions { // completed ones only (RecordsPage)
 				harms[r.PatientID] = append(harms[r.PatientID], harm{DoseID: r.ID, Reaction: x.Reaction, OnsetOn: x.OnsetOn})
 			}

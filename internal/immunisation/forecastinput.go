@@ -1,6 +1,9 @@
 package immunisation
 
-import "slices"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // entry is one completed record as the forecast reads it.
 type entry struct {
@@ -61,12 +64,23 @@ func forecastInput(cat interface {
 	return doses, excl
 }
 
+// lowWeightIn says whether a dose's stored screening (JSON, as immunisations.screening holds
+// it) answered that the baby weighed under 2,000 g.
+func lowWeightIn(screening string) bool {
+	if screening == "" || screening == "{}" {
+		return false
+	}
+	var s Screening
+	return json.Unmarshal([]byte(screening), &s) == nil && s.WeightUnder2000g != nil && *s.WeightUnder2000g
+}
+
 // entriesOf are a view's completed records as the forecast reads them.
 func entriesOf(records []Record) []entry {
 	out := make([]entry, 0, len(records))
 	for _, r := range records {
 		if r.Status == StatusCompleted {
-			out = append(out, entry{ID: r.ID, Kind: r.Kind, Vaccine: r.Vaccine, Antigen: r.Antigen, On: r.OccurredOn, UntilOn: r.UntilOn})
+			out = append(out, entry{ID: r.ID, Kind: r.Kind, Vaccine: r.Vaccine, Antigen: r.Antigen, On: r.OccurredOn, UntilOn: r.UntilOn,
+				LowWeight: r.Screening.WeightUnder2000g != nil && *r.Screening.WeightUnder2000g})
 		}
 	}
 	return out

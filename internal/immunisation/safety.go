@@ -293,7 +293,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 	for _, r := range f.records {
 		switch r.Kind {
 		case KindGiven, KindElsewhere:
-			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.OccurredOn})
+			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.OccurredOn, LowWeight: r.Screening.WeightUnder2000g != nil && *r.Screening.WeightUnder2000g})
 			if r.Vaccine == v.Key && r.OccurredOn == day && !duplicate {
 				duplicate = true
 				add(FindDuplicateToday, SeverityStop, "immunisation.finding.duplicate_today", v.Name, shownDay(lang, day))
@@ -324,7 +324,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 		add(FindProductAge, SeverityStop, "immunisation.finding.product_age", v.Name)
 	}
 	seen := map[string]bool{}
-	for _, e := range cat.Evaluate(settings.Schedules, c.Child, doses, Dose{Vaccine: v.Key, On: day}) {
+	for _, e := range cat.Evaluate(settings.Schedules, c.Child, doses, Dose{Vaccine: v.Key, On: day, LowWeight: in.Screening.WeightUnder2000g != nil && *in.Screening.WeightUnder2000g}) {
 		if e.Valid || seen[e.Reason+e.Antigen] {
 			continue
 		}

@@ -3790,7 +3790,7 @@ export type components = {
             /** Format: date */
             on: string;
             /** @enum {string} */
-            reason?: "too_early" | "too_close" | "too_late" | "not_needed" | "expired" | "wrong_vaccine" | "product_age" | "live_interval";
+            reason?: "too_early" | "too_close" | "too_late" | "not_needed" | "expired" | "wrong_vaccine" | "product_age" | "live_interval" | "low_weight";
             record_id: number;
             schedule: string;
             valid: boolean;

@@ -28,7 +28,7 @@ import styles from './immunisations.module.css'
 
 type Open = { kind: 'give'; vaccine?: string } | { kind: 'elsewhere' | 'exclusion' } | { kind: 'reaction' | 'error'; r: ImmunisationRecord } | { kind: 'reactionError'; x: Reaction } | null
 
-const REASONS = ['too_early', 'too_close', 'not_needed', 'expired', 'wrong_vaccine', 'product_age', 'live_interval']
+const REASONS = ['too_early', 'too_close', 'not_needed', 'expired', 'wrong_vaccine', 'product_age', 'live_interval', 'low_weight']
 
 /** The marks of a dose the forecast does not count: for which antigen (of a combination) and why. */
 function InvalidMarks({ evaluations, catalogue }: { evaluations: Evaluation[]; catalogue: Catalogue | undefined }) {
