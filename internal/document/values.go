@@ -427,10 +427,50 @@ func immunisations(lang string, c immunisation.Card) Value {
 	}
 	next := [][]string{{h("next"), h("dose"), h("due_on")}}
 	for _, d := range c.Next {
-		next = append(next, []string{d.Antigen, strconv.Itoa(d.Dose), day(lang, d.DueOn)})
+		what := d.Antigen
+		if d.Vaccine != "" {
+			what = i18n.T(lang, "document.value.imm.product_for", d.Vaccine, d.Antigen)
+		}
+		if d.OutsideProgramme {
+			what += " — " + h("outside_programme")
+		}
+		dose := ""
+		if d.Dose > 0 {
+			dose = strconv.Itoa(d.Dose)
+		}
+		next = append(next, []string{what, dose, day(lang, d.DueOn)})
 	}
 	if len(c.Next) == 0 {
 		next = [][]string{{h("none_due")}}
 	}
-	return Value{Tables: [][][]string{doses, next}}
+	tables := [][][]string{doses, next}
+	// Contraindications and reactions after immunisation: a nurse elsewhere must see them
+	// (shown only when there are any, the card stays short).
+	if len(c.Contraindications) > 0 {
+		t := [][]string{{h("contraindicated"), h("reason"), h("from"), h("until")}}
+		for _, e := range c.Contraindications {
+			until := h("permanent")
+			if e.Until != "" {
+				until = day(lang, e.Until)
+			}
+			t = append(t, []string{e.Antigen, e.Reason, day(lang, e.From), until})
+		}
+		tables = append(tables, t)
+	}
+	if len(c.Reactions) > 0 {
+		t := [][]string{{h("reaction"), h("after_dose"), h("onset"), h("severity")}}
+		for _, r := range c.Reactions {
+			what := h("reaction." + r.Reaction)
+			if r.Note != "" {
+				what += ": " + r.Note
+			}
+			severity := h("severity." + r.Severity)
+			if r.Serious {
+				severity += ", " + h("serious")
+			}
+			t = append(t, []string{what, r.Vaccine + ", " + day(lang, r.DoseOn), day(lang, r.OnsetOn), severity})
+		}
+		tables = append(tables, t)
+	}
+	return Value{Tables: tables}
 }
