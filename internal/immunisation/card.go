@@ -175,7 +175,8 @@ func CardOf(ctx context.Context, q database.Querier, patientID int64, lang, asOf
 		if err := next.Scan(&r.Antigen, &r.DoseNumber, &r.Schedule, &r.DueOn); err != nil {
 			return Card{}, err
 		}
-		for _, fr := range f.Recommendations {
+		r.Vaccines = Default().ProductsFor(r.Schedule, r.Antigen)
+		for _, fr := range f.Recommendations { // the forecast's: those of an age for the child
 			if fr.Antigen == r.Antigen && fr.DoseNumber == r.DoseNumber && open(fr) {
 				r.Vaccines = fr.Vaccines
 				break
