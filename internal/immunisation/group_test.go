@@ -2,6 +2,7 @@ package immunisation
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -77,6 +78,22 @@ func TestOutsideProgramme(t *testing.T) {
 	} {
 		if got := c.OutsideProgramme(x.schedules, x.schedule); got != x.want {
 			t.Errorf("%v %s: %v", x.schedules, x.schedule, got)
+		}
+	}
+}
+
+// TestDueMessageGroupsAVisit: a reminder names a combination due on one day once, with its
+// antigens, and a lone dose by its antigen.
+func TestDueMessageGroupsAVisit(t *testing.T) {
+	doses := []dueDose{{"diphtheria", 1, "2026-03-01", "vn_epi"}, {"tetanus", 1, "2026-03-01", "vn_epi"}, {"pertussis", 1, "2026-03-01", "vn_epi"},
+		{"hib", 1, "2026-03-01", "vn_epi"}, {"hepb", 2, "2026-03-01", "vn_epi"}, {"polio", 1, "2026-03-01", "vn_epi"}}
+	for _, c := range []struct{ lang, combo, lone string }{
+		{"en", "DTwP-HepB-Hib vaccine (pentavalent) (against Diphtheria, ", "Poliomyelitis (dose 1)"},
+		{"vi", "Vắc xin 5 trong 1 DPT-VGB-Hib (phòng ", "(mũi 1)"},
+	} {
+		_, body := dueMessage(c.lang, true, "Clinic", "0123", "", "Mai", doses, []string{"dtwp_hepb_hib", "ipv"})
+		if !strings.Contains(body, c.combo) || !strings.Contains(body, c.lone) || strings.Count(body, "(dose") > 1 {
+			t.Errorf("%s: %s", c.lang, body)
 		}
 	}
 }
