@@ -18,6 +18,9 @@ import { useRemind } from '../api/remindDue'
 import styles from './DueListPage.module.css'
 
 /** A child's age on day asOf: months under two years, years from two. */
+/** A date kept on one line in a narrow cell (its spaces and hyphens unbreakable). */
+const whole = (date: string) => date.replace(/ /g, '\u00a0').replace(/-/g, '\u2011')
+
 function ageOf(birth: string, asOf: string): { months?: number; years?: number } {
   const [by, bm, bd] = birth.split('-').map(Number)
   const [ty, tm, td] = asOf.split('-').map(Number)
@@ -108,9 +111,8 @@ export default function DueListPage() {
     {
       key: 'child',
       header: t('immunisationDue.child'),
-      width: 180,
       cell: (it) => (
-        <span className={styles.dates}>
+        <span className={`${styles.dates} ${styles.child}`}>
           <Link to={chartLink(it)}>{it.name}</Link>
           <span className={styles.muted}>{it.mrn}</span>
         </span>
@@ -134,18 +136,23 @@ export default function DueListPage() {
         <span className={styles.dates}>
           <span>{it.antigen_name}</span>
           <span className={styles.muted}>{t('immunisationDue.doseN', { n: it.dose_number })}</span>
+          {it.outside_programme && (
+            <Tag color="purple" data-testid="outside-programme">
+              {t('immunisations.outsideProgramme')}
+            </Tag>
+          )}
         </span>
       ),
     },
     {
       key: 'due',
       header: t('immunisationDue.dueDates'),
-      nowrap: true,
       cell: (it) => (
         <span className={styles.dates}>
           <Tag color={it.status === 'overdue' ? 'red' : it.status === 'due' ? 'gold' : 'default'}>{t(`immunisationDue.status.${it.status}`)}</Tag>
-          <span>{t('immunisationDue.dueOn', { date: formatDay(it.due_on) })}</span>
-          <span className={styles.muted}>{t('immunisationDue.overdueOn', { date: formatDay(it.overdue_on) })}</span>
+          {/* On a phone the words wrap, a date never inside itself. */}
+          <span>{t('immunisationDue.dueOn', { date: whole(formatDay(it.due_on)) })}</span>
+          <span className={styles.muted}>{t('immunisationDue.overdueOn', { date: whole(formatDay(it.overdue_on)) })}</span>
         </span>
       ),
     },
