@@ -18,9 +18,6 @@ import { useRemind } from '../api/remindDue'
 import styles from './DueListPage.module.css'
 
 /** A child's age on day asOf: months under two years, years from two. */
-/** A date kept on one line in a narrow cell (its spaces and hyphens unbreakable). */
-const whole = (date: string) => date.replace(/ /g, '\u00a0').replace(/-/g, '\u2011')
-
 function ageOf(birth: string, asOf: string): { months?: number; years?: number } {
   const [by, bm, bd] = birth.split('-').map(Number)
   const [ty, tm, td] = asOf.split('-').map(Number)
@@ -150,9 +147,9 @@ export default function DueListPage() {
       cell: (it) => (
         <span className={styles.dates}>
           <Tag color={it.status === 'overdue' ? 'red' : it.status === 'due' ? 'gold' : 'default'}>{t(`immunisationDue.status.${it.status}`)}</Tag>
-          {/* On a phone the words wrap, a date never inside itself. */}
-          <span>{t('immunisationDue.dueOn', { date: whole(formatDay(it.due_on)) })}</span>
-          <span className={styles.muted}>{t('immunisationDue.overdueOn', { date: whole(formatDay(it.overdue_on)) })}</span>
+          {/* Each line whole: the cell is as wide as its longest line, not the column's words. */}
+          <span className={styles.nowrap}>{t('immunisationDue.dueOn', { date: formatDay(it.due_on) })}</span>
+          <span className={`${styles.muted} ${styles.nowrap}`}>{t('immunisationDue.overdueOn', { date: formatDay(it.overdue_on) })}</span>
         </span>
       ),
     },
