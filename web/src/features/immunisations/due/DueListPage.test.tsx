@@ -17,6 +17,8 @@ const item = (id: number, name: string, antigen: string, extra: Partial<DueItem>
   antigen,
   antigen_name: antigen === 'measles' ? 'Measles' : 'Poliomyelitis',
   dose_number: 1,
+  schedule: 'who',
+  outside_programme: false,
   due_on: '2026-11-20',
   overdue_on: '2026-12-20',
   status: 'due',
