@@ -77,7 +77,7 @@ func TestImmunisationCard(t *testing.T) {
 			paper, lang, heading, nextDue string
 			more                          []string
 		}{
-			{"a6-portrait", "en", "Immunisation card", "1 January 2027", []string{"outside the national programme (service vaccine)",
+			{"a6-portrait", "en", "Immunisation card", "1\u00a0Jan\u00a02027", []string{"outside the national programme (service vaccine)",
 				"DTwP-HepB-Hib vaccine (pentavalent): Diphtheria", "Contraindication to", "Intussusception in the past", "permanent",
 				"Reaction after immunisation", "Fever: 39.1 at night", "moderate, serious"}},
 			{"a5-portrait", "ru", "Выписка о профилактических прививках", "01.01.2027", []string{"вне национального календаря", "Пентавалентная вакцина АКДС-ГепB-Hib: ", "Медотвод", "Повышение температуры"}},

@@ -155,6 +155,20 @@ func day(lang, s string) string {
 	return dateIn(lang, t)
 }
 
+// shortDay is a day as a pocket card's table writes it: as dateIn, English with its month
+// abridged ("27 Sep 2025"), kept on one line (a narrow column wraps between words, never
+// inside a date).
+func shortDay(lang, s string) string {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return s
+	}
+	if lang == "en" {
+		return strings.ReplaceAll(t.Format("2 Jan 2006"), " ", "\u00a0")
+	}
+	return dateIn(lang, t)
+}
+
 // age is whole years from birth to on.
 func age(birth string, on time.Time) (int, bool) {
 	b, err := time.Parse(time.DateOnly, birth)
@@ -420,7 +434,7 @@ func immunisations(lang string, c immunisation.Card) Value {
 				by += " (" + i18n.T(lang, "document.value.imm.source."+d.Source) + ")"
 			}
 		}
-		doses = append(doses, []string{day(lang, d.On), d.Vaccine, d.Antigens, dose, d.Lot, by})
+		doses = append(doses, []string{shortDay(lang, d.On), d.Vaccine, d.Antigens, dose, d.Lot, by})
 	}
 	if len(c.Doses) == 0 {
 		doses = [][]string{{h("none")}}
@@ -438,7 +452,7 @@ func immunisations(lang string, c immunisation.Card) Value {
 		if d.Dose > 0 {
 			dose = strconv.Itoa(d.Dose)
 		}
-		next = append(next, []string{what, dose, day(lang, d.DueOn)})
+		next = append(next, []string{what, dose, shortDay(lang, d.DueOn)})
 	}
 	if len(c.Next) == 0 {
 		next = [][]string{{h("none_due")}}
@@ -451,9 +465,9 @@ func immunisations(lang string, c immunisation.Card) Value {
 		for _, e := range c.Contraindications {
 			until := h("permanent")
 			if e.Until != "" {
-				until = day(lang, e.Until)
+				until = shortDay(lang, e.Until)
 			}
-			t = append(t, []string{e.Antigen, e.Reason, day(lang, e.From), until})
+			t = append(t, []string{e.Antigen, e.Reason, shortDay(lang, e.From), until})
 		}
 		tables = append(tables, t)
 	}
@@ -468,7 +482,7 @@ func immunisations(lang string, c immunisation.Card) Value {
 			if r.Serious {
 				severity += ", " + h("serious")
 			}
-			t = append(t, []string{what, r.Vaccine + ", " + day(lang, r.DoseOn), day(lang, r.OnsetOn), severity})
+			t = append(t, []string{what, r.Vaccine + ", " + shortDay(lang, r.DoseOn), shortDay(lang, r.OnsetOn), severity})
 		}
 		tables = append(tables, t)
 	}
