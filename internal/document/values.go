@@ -428,7 +428,7 @@ func immunisations(lang string, c immunisation.Card) Value {
 		if d.Elsewhere != nil {
 			by = h("elsewhere")
 			if *d.Elsewhere != "" {
-				by = i18n.T(lang, "document.value.imm.elsewhere_at", *d.Elsewhere)
+				by = *d.Elsewhere // the place named says it was elsewhere: a pocket card's column stays short
 			}
 			if d.Source != "" {
 				by += " (" + i18n.T(lang, "document.value.imm.source."+d.Source) + ")"

@@ -67,7 +67,7 @@ export function ForecastTable({ rows, catalogue, titleId, onGive }: { rows: Reco
         <>
           <strong>{named(r)}</strong>
           {r.visit && <div className={styles.small}>{r.visit.doses.map((d) => antigen.get(d.antigen) ?? d.antigen).join(', ')}</div>}
-          {several && !r.visit && <div className={styles.muted}>{schedule.get(r.schedule) ?? r.schedule}</div>}
+          {several && <div className={styles.muted}>{[...new Set((r.visit?.doses ?? [r]).map((d) => schedule.get(d.schedule) ?? d.schedule))].join(', ')}</div>}
           {open(r) && r.outside_programme && (
             <div>
               <Tag color="purple" data-testid="outside-programme">
@@ -82,7 +82,6 @@ export function ForecastTable({ rows, catalogue, titleId, onGive }: { rows: Reco
                 {r.visit.doses.map((d) => (
                   <li key={d.antigen}>
                     {antigen.get(d.antigen) ?? d.antigen}: {t('immunisations.doseOf', { n: d.dose_number, total: d.doses })}, {t(`immunisations.status.${d.status}`, { defaultValue: d.status })}
-                    {several && `, ${schedule.get(d.schedule) ?? d.schedule}`}
                   </li>
                 ))}
               </ul>
