@@ -52,7 +52,8 @@ export default function PrintDocumentPage() {
   const [size, orientation] = doc.paper.split('-')
   return (
     <PrintFrame
-      size={`${size.toUpperCase()} ${orientation}`}
+      // CSS names no A6 page (A5 and up only): a pocket card's is given in millimetres, else the browser prints it on Letter.
+      size={size === 'a6' ? (orientation === 'landscape' ? '148mm 105mm' : '105mm 148mm') : `${size.toUpperCase()} ${orientation}`}
       footer={patient && td('rx.pageFooter', { patient: fullName(patient, doc.language), number: patient.mrn, page: PAGE, pages: PAGES })}
       action={doc.status === 'issued' ? { label: t('documents.print'), busy, onPrint: () => void print() } : undefined}
       status={<Tag color={doc.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${doc.status}`)}</Tag>}
