@@ -97,7 +97,7 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
         {doc.clinic.address && <div style={{ whiteSpace: 'pre-line' }}>{doc.clinic.address}</div>}
         {doc.clinic.phone && <div>{t('rx.phone', { phone: doc.clinic.phone })}</div>}
       </header>
-      <DocumentContent blocks={doc.content} small={size === 'a6'} />
+      <DocumentContent blocks={doc.content} small={size === 'a6' || doc.kind === 'immunisation_card'} />
       <div className={own.footer}>
         <div className={own.verify}>
           <QRCode value={url} type="svg" size={size === 'a4' ? 96 : size === 'a6' ? 56 : 72} bordered={false} color="#000" bgColor="#fff" aria-label={t('documents.qrAlt')} />

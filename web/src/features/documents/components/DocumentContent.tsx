@@ -11,7 +11,7 @@ function Runs({ runs }: { runs?: DocumentRun[] }) {
 }
 
 /** A rendered document's blocks: headings, paragraphs, lists, tables and lines. */
-/** small: a pocket card's (A6) compact type, padding and columns. */
+/** small: a pocket card's (A6, and the immunisation card on any paper) compact type, padding and columns. */
 export function DocumentContent({ blocks, small = false }: { blocks: DocumentBlock[]; small?: boolean }) {
   return (
     <div className={small ? `${styles.content} ${styles.small}` : styles.content}>
