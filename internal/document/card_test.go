@@ -44,27 +44,59 @@ func TestImmunisationCard(t *testing.T) {
 		if _, err := db.ExecContext(ctx, `DELETE FROM immunisation_due WHERE patient_id = $1`, child); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.ExecContext(ctx, `INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on)
-			VALUES ($1, 'measles', 2, 'who', '2027-01-01', '2027-01-01', '2027-02-01')`, child); err != nil {
+		// The clinic follows Viet Nam's programme, then WHO's, and stocks the 5-in-1.
+		if _, err := db.ExecContext(ctx, `INSERT INTO settings (key, value, updated_at, version) VALUES ('immunisation', $1, $2, 1)`,
+			`{"schedules":["vn_epi","who"],"stocked":["dtwp_hepb_hib","ipv"]}`, now); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []struct{ antigen, schedule, due string }{
+			{"measles", "who", "2027-01-01"}, {"diphtheria", "vn_epi", "2027-03-01"}, {"tetanus", "vn_epi", "2027-03-01"},
+			{"pertussis", "vn_epi", "2027-03-01"}, {"hib", "vn_epi", "2027-03-01"}, {"hepb", "vn_epi", "2027-03-01"},
+		} {
+			if _, err := db.ExecContext(ctx, `INSERT INTO immunisation_due (patient_id, antigen, dose_number, schedule, earliest_on, due_on, overdue_on)
+				VALUES ($1, $2, 2, $3, $4, $4, '2027-06-01')`, child, d.antigen, d.schedule, d.due); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// A contraindication and a reaction after the BCG dose: a nurse elsewhere must see them.
+		var bcg int64
+		if err := db.QueryRowContext(ctx, `SELECT id FROM immunisations WHERE patient_id = $1 AND vaccine = 'bcg'`, child).Scan(&bcg); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO immunisations (patient_id, kind, status, antigen, occurred_on, reason, until_on, source, created_at, updated_at)
+			VALUES ($1, 'contraindicated', 'completed', 'rotavirus', $2, 'Intussusception in the past', '', '', $3, $3)`, child, birth.AddDate(0, 2, 0).Format(time.DateOnly), now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO immunisation_reactions (immunisation_id, patient_id, onset_on, reaction, severity, serious, description, created_at)
+			VALUES ($1, $2, $3, 'fever', 'moderate', TRUE, '39.1 at night', $4)`, bcg, child, birth.AddDate(0, 0, 2).Format(time.DateOnly), now); err != nil {
 			t.Fatal(err)
 		}
 		path := "/api/patients/" + strconv.FormatInt(child, 10) + "/immunisation-card"
 		var first doc
-		for i, c := range []struct{ paper, lang, heading, nextDue string }{
-			{"a6-portrait", "en", "Immunisation card", "1 January 2027"},
-			{"a5-portrait", "ru", "Выписка о профилактических прививках", "01.01.2027"},
-			{"a6-portrait", "zh", "预防接种记录", "2027年1月1日"},
-			{"a6-portrait", "vi", "Phiếu tiêm chủng", "01/01/2027"},
+		for i, c := range []struct {
+			paper, lang, heading, nextDue string
+			more                          []string
+		}{
+			{"a6-portrait", "en", "Immunisation card", "1\u00a0Jan\u00a02027", []string{"outside the national programme (service vaccine)",
+				"DTwP-HepB-Hib vaccine (pentavalent): Diphtheria", "Contraindication to", "Intussusception in the past", "permanent",
+				"Reaction after immunisation", "Fever: 39.1 at night", "moderate, serious"}},
+			{"a5-portrait", "ru", "Выписка о профилактических прививках", "01.01.2027", []string{"вне национального календаря", "Пентавалентная вакцина АКДС-ГепB-Hib: ", "Медотвод", "Повышение температуры"}},
+			{"a6-portrait", "zh", "预防接种记录", "2027年1月1日", []string{"非免疫规划疫苗（自费）", "接种禁忌", "发热"}},
+			{"a6-portrait", "vi", "Phiếu tiêm chủng", "01/01/2027", []string{"ngoài TCMR (tiêm dịch vụ)", "Vắc xin 5 trong 1 DPT-VGB-Hib: ", "Chống chỉ định", "Sốt"}},
 		} {
 			d := apitest.Do[doc](t, s.nurse, http.StatusCreated, "POST", path, map[string]any{"paper": c.paper, "language": c.lang})
 			body := text(d.Content)
 			if d.Kind != "immunisation_card" || !strings.HasPrefix(d.Number, "IC-") || !strings.HasSuffix(d.Number, strconv.Itoa(i+1)) {
 				t.Fatalf("%s: %s %s", c.lang, d.Kind, d.Number)
 			}
-			for _, want := range []string{c.heading, "BCG-77A", "Test nurse", "HB-1", "Bệnh viện Nhi Trung ương", c.nextDue} {
+			for _, want := range append([]string{c.heading, "BCG-77A", "Test nurse", "HB-1", "Bệnh viện Nhi Trung ương", c.nextDue}, c.more...) {
 				if !strings.Contains(body, want) {
 					t.Errorf("%s card lacks %q:\n%s", c.lang, want, body)
 				}
+			}
+			// The five antigens the 5-in-1 gives are one line, not five.
+			if n := strings.Count(body, c.nextDue); n != 1 {
+				t.Errorf("%s card: the next dose day %q %d times", c.lang, c.nextDue, n)
 			}
 			if strings.Contains(body, "WRONG-LOT") {
 				t.Errorf("%s card lists a dose entered in error:\n%s", c.lang, body)
@@ -75,7 +107,9 @@ func TestImmunisationCard(t *testing.T) {
 		}
 		visitor := s.env.Client()
 		page := visitor.Do("GET", "/verify/"+first.Code, nil)
-		if html := string(page.Body); page.Status != http.StatusOK || !strings.Contains(html, first.Number) || !strings.Contains(html, first.ContentHash) || strings.Contains(html, "BCG-77A") {
+		// A nurse issued it: the page says who issued it, not "Doctor".
+		if html := string(page.Body); page.Status != http.StatusOK || !strings.Contains(html, first.Number) || !strings.Contains(html, first.ContentHash) || strings.Contains(html, "BCG-77A") ||
+			!strings.Contains(html, "Issued by") || strings.Contains(html, ">Doctor<") {
 			t.Fatalf("verify: %d %s", page.Status, html)
 		}
 		for _, c := range []struct {

@@ -155,6 +155,20 @@ func day(lang, s string) string {
 	return dateIn(lang, t)
 }
 
+// shortDay is a day as a pocket card's table writes it: as dateIn, English with its month
+// abridged ("27 Sep 2025"), kept on one line (a narrow column wraps between words, never
+// inside a date).
+func shortDay(lang, s string) string {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return s
+	}
+	if lang == "en" {
+		return strings.ReplaceAll(t.Format("2 Jan 2006"), " ", "\u00a0")
+	}
+	return dateIn(lang, t)
+}
+
 // age is whole years from birth to on.
 func age(birth string, on time.Time) (int, bool) {
 	b, err := time.Parse(time.DateOnly, birth)
@@ -414,23 +428,63 @@ func immunisations(lang string, c immunisation.Card) Value {
 		if d.Elsewhere != nil {
 			by = h("elsewhere")
 			if *d.Elsewhere != "" {
-				by = i18n.T(lang, "document.value.imm.elsewhere_at", *d.Elsewhere)
+				by = *d.Elsewhere // the place named says it was elsewhere: a pocket card's column stays short
 			}
 			if d.Source != "" {
 				by += " (" + i18n.T(lang, "document.value.imm.source."+d.Source) + ")"
 			}
 		}
-		doses = append(doses, []string{day(lang, d.On), d.Vaccine, d.Antigens, dose, d.Lot, by})
+		doses = append(doses, []string{shortDay(lang, d.On), d.Vaccine, d.Antigens, dose, d.Lot, by})
 	}
 	if len(c.Doses) == 0 {
 		doses = [][]string{{h("none")}}
 	}
 	next := [][]string{{h("next"), h("dose"), h("due_on")}}
 	for _, d := range c.Next {
-		next = append(next, []string{d.Antigen, strconv.Itoa(d.Dose), day(lang, d.DueOn)})
+		what := d.Antigen
+		if d.Vaccine != "" {
+			what = i18n.T(lang, "document.value.imm.product_for", d.Vaccine, d.Antigen)
+		}
+		if d.OutsideProgramme {
+			what += " — " + h("outside_programme")
+		}
+		dose := ""
+		if d.Dose > 0 {
+			dose = strconv.Itoa(d.Dose)
+		}
+		next = append(next, []string{what, dose, shortDay(lang, d.DueOn)})
 	}
 	if len(c.Next) == 0 {
 		next = [][]string{{h("none_due")}}
 	}
-	return Value{Tables: [][][]string{doses, next}}
+	tables := [][][]string{doses, next}
+	// Contraindications and reactions after immunisation: a nurse elsewhere must see them
+	// (shown only when there are any, the card stays short).
+	if len(c.Contraindications) > 0 {
+		t := [][]string{{h("contraindicated"), h("reason"), h("from"), h("until")}}
+		for _, e := range c.Contraindications {
+			until := h("permanent")
+			if e.Until != "" {
+				until = shortDay(lang, e.Until)
+			}
+			t = append(t, []string{e.Antigen, e.Reason, shortDay(lang, e.From), until})
+		}
+		tables = append(tables, t)
+	}
+	if len(c.Reactions) > 0 {
+		t := [][]string{{h("reaction"), h("after_dose"), h("onset"), h("severity")}}
+		for _, r := range c.Reactions {
+			what := h("reaction." + r.Reaction)
+			if r.Note != "" {
+				what += ": " + r.Note
+			}
+			severity := h("severity." + r.Severity)
+			if r.Serious {
+				severity += ", " + h("serious")
+			}
+			t = append(t, []string{what, r.Vaccine + ", " + shortDay(lang, r.DoseOn), shortDay(lang, r.OnsetOn), severity})
+		}
+		tables = append(tables, t)
+	}
+	return Value{Tables: tables}
 }

@@ -113,7 +113,7 @@ func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
 			{t("verify.kind"), t("document.kind." + v.Kind)},
 			{t("verify.number"), v.Number},
 			{t("verify.issued"), dateIn(lang, v.IssuedAt)},
-			{t("verify.doctor"), v.Doctor},
+			{t("verify.issued_by"), v.Doctor},
 			{t("verify.clinic"), v.Clinic},
 			{t("verify.patient"), v.Initials},
 		}

@@ -30,17 +30,42 @@ type CardDose struct {
 	givenBy int64
 }
 
-// CardDue is a next dose as the card lists it.
+// CardDue is a next visit as the card lists it: the doses due on a day that one product
+// gives (GroupNext), or a lone antigen's dose.
 type CardDue struct {
-	Antigen string // named
-	Dose    int
+	Antigen string // the antigens, named, joined by the caller's separator
+	Vaccine string // the product, named, when it gives several doses of the visit; "" otherwise
+	Dose    int    // the dose number when every dose of the visit is the same one; 0 otherwise
 	DueOn   string
+	// OutsideProgramme: a service vaccine, outside the clinic's national programme.
+	OutsideProgramme bool
+}
+
+// CardExclusion is a contraindication on the card: a nurse elsewhere must see it.
+type CardExclusion struct {
+	Antigen string // named
+	Reason  string // as recorded
+	From    string // YYYY-MM-DD
+	Until   string // YYYY-MM-DD; empty: for good
+}
+
+// CardReaction is a reaction after immunisation on the card.
+type CardReaction struct {
+	Vaccine  string // the product of the dose, named
+	DoseOn   string // the day of the dose
+	OnsetOn  string
+	Reaction string // a key of the catalogue's reactions (fever, anaphylaxis…)
+	Severity string // mild, moderate, severe
+	Serious  bool
+	Note     string // the description recorded
 }
 
 // Card is what the card prints of a child's record.
 type Card struct {
-	Doses []CardDose
-	Next  []CardDue
+	Doses             []CardDose
+	Next              []CardDue
+	Contraindications []CardExclusion
+	Reactions         []CardReaction
 }
 
 // CardOf reads patient patientID's card in lang as of day asOf: every completed dose (given
@@ -131,19 +156,114 @@ func CardOf(ctx context.Context, q database.Querier, patientID int64, lang, asOf
 			}
 		}
 	}
-	next, err := q.QueryContext(ctx, `SELECT antigen, dose_number, due_on FROM immunisation_due
+	if card.Contraindications, err = cardExclusions(ctx, q, patientID, names); err != nil {
+		return Card{}, err
+	}
+	if card.Reactions, err = cardReactions(ctx, q, patientID, lang); err != nil {
+		return Card{}, err
+	}
+	next, err := q.QueryContext(ctx, `SELECT antigen, dose_number, schedule, due_on FROM immunisation_due
 		WHERE patient_id = $1 AND (latest_on = '' OR latest_on >= $2) ORDER BY due_on, antigen`, patientID, asOf)
 	if err != nil {
 		return Card{}, fmt.Errorf("read the next doses for the card: %w", err)
 	}
 	defer next.Close()
+	// The due rows, with the products the forecast offers for each (what groups them).
+	var due []Recommendation
 	for next.Next() {
-		var d CardDue
-		if err := next.Scan(&d.Antigen, &d.Dose, &d.DueOn); err != nil {
+		var r Recommendation
+		if err := next.Scan(&r.Antigen, &r.DoseNumber, &r.Schedule, &r.DueOn); err != nil {
 			return Card{}, err
 		}
-		d.Antigen = names.of(d.Antigen)
+		r.Vaccines = Default().ProductsFor(r.Schedule, r.Antigen)
+		for _, fr := range f.Recommendations { // the forecast's: those of an age for the child
+			if fr.Antigen == r.Antigen && fr.DoseNumber == r.DoseNumber && open(fr) {
+				r.Vaccines = fr.Vaccines
+				break
+			}
+		}
+		r.OutsideProgramme = Default().OutsideProgramme(set.Schedules, r.Schedule)
+		due = append(due, r)
+	}
+	if err := next.Err(); err != nil {
+		return Card{}, err
+	}
+	stocked, err := stockedOf(ctx, q)
+	if err != nil {
+		return Card{}, err
+	}
+	for _, v := range GroupNext(due, stocked) {
+		d := CardDue{DueOn: v.DueOn, OutsideProgramme: v.OutsideProgramme, Dose: v.Doses[0].DoseNumber}
+		var list []string
+		for _, r := range v.Doses {
+			list = append(list, names.of(r.Antigen))
+			if r.DoseNumber != d.Dose {
+				d.Dose = 0
+			}
+		}
+		d.Antigen = strings.Join(list, sep)
+		if len(v.Doses) > 1 && v.Vaccine != "" {
+			if p, ok := Default().Vaccine(v.Vaccine, lang); ok {
+				d.Vaccine = p.Name
+			}
+		}
 		card.Next = append(card.Next, d)
 	}
-	return card, next.Err()
+	return card, nil
+}
+
+// stockedOf are the products the clinic stocks (its settings), which a visit's product is
+// taken from first.
+func stockedOf(ctx context.Context, q database.Querier) ([]string, error) {
+	set, err := ReadSettings(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return set.Stocked, nil
+}
+
+// cardExclusions are the patient's recorded contraindications (not refusals: the card is the
+// family's and a refusal is theirs to say), oldest first; one whose end has passed stays, its
+// end said.
+func cardExclusions(ctx context.Context, q database.Querier, patientID int64, names names) ([]CardExclusion, error) {
+	rows, err := q.QueryContext(ctx, `SELECT antigen, reason, occurred_on, until_on FROM immunisations
+		WHERE patient_id = $1 AND status = 'completed' AND kind = 'contraindicated' ORDER BY occurred_on, id`, patientID)
+	if err != nil {
+		return nil, fmt.Errorf("read the contraindications for the card: %w", err)
+	}
+	defer rows.Close()
+	out := []CardExclusion{}
+	for rows.Next() {
+		var e CardExclusion
+		if err := rows.Scan(&e.Antigen, &e.Reason, &e.From, &e.Until); err != nil {
+			return nil, err
+		}
+		e.Antigen = names.of(e.Antigen)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// cardReactions are the reactions recorded after the patient's doses (not those entered in
+// error), by onset.
+func cardReactions(ctx context.Context, q database.Querier, patientID int64, lang string) ([]CardReaction, error) {
+	rows, err := q.QueryContext(ctx, `SELECT i.vaccine, i.occurred_on, r.onset_on, r.reaction, r.severity, r.serious, r.description
+		FROM immunisation_reactions r JOIN immunisations i ON i.id = r.immunisation_id
+		WHERE r.patient_id = $1 AND r.status = 'completed' ORDER BY r.onset_on, r.id`, patientID)
+	if err != nil {
+		return nil, fmt.Errorf("read the reactions for the card: %w", err)
+	}
+	defer rows.Close()
+	out := []CardReaction{}
+	for rows.Next() {
+		var r CardReaction
+		if err := rows.Scan(&r.Vaccine, &r.DoseOn, &r.OnsetOn, &r.Reaction, &r.Severity, &r.Serious, &r.Note); err != nil {
+			return nil, err
+		}
+		if v, ok := Default().Vaccine(r.Vaccine, lang); ok {
+			r.Vaccine = v.Name
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }

@@ -60,6 +60,9 @@ type Schedule struct {
 	// GraceDays: a dose given up to this many days before its minimum age or interval still
 	// counts (ACIP's 4 days); 0 where the schedule's text says nothing of it.
 	GraceDays int `json:"grace_days"`
+	// National: a state's immunisation programme (Viet Nam's TCMR…), not a recommendation
+	// (WHO's, a paediatric society's).
+	National bool `json:"national"`
 	// OverdueDays: a dose is overdue this many days after its due date unless its row gives an
 	// overdue age.
 	OverdueDays int `json:"overdue_days"`
@@ -152,6 +155,9 @@ type programme struct {
 	key, country, source string
 	names                map[string]string
 	grace, overdueDays   int
+	// national: the programme is a state's (programmes.tsv national): a dose a later
+	// schedule forecasts beside it is a service vaccine, outside the programme.
+	national bool
 	// until: the age from which the programme forecasts nothing more (its childhood
 	// schedule's end): a dose not given by then is aged out.
 	until age
@@ -290,9 +296,27 @@ func (c *Catalogue) Schedules(lang string) []Schedule {
 	out := make([]Schedule, len(c.programmes))
 	for i, p := range c.programmes {
 		out[i] = Schedule{Key: p.key, Name: pick(p.names, lang), Country: p.country, Source: p.source,
-			GraceDays: p.grace, OverdueDays: p.overdueDays}
+			GraceDays: p.grace, OverdueDays: p.overdueDays, National: p.national}
 	}
 	return out
+}
+
+// ProductsFor are the products that give a dose of antigen under schedule, the schedule's
+// named first (the forecast's Vaccines before it drops those the child is not of an age for).
+func (c *Catalogue) ProductsFor(schedule, antigen string) []string {
+	return slices.Clone(c.products[schedule][antigen])
+}
+
+// OutsideProgramme says whether a dose forecast by schedule is outside the clinic's national
+// programme: the clinic's first schedule is a national programme (programmes.tsv national)
+// and schedule is a later one (WHO's, a paediatric society's) — a service vaccine the family
+// pays for, "ngoài TCMR (tiêm dịch vụ)".
+func (c *Catalogue) OutsideProgramme(schedules []string, schedule string) bool {
+	if len(schedules) == 0 || schedule == "" || schedule == schedules[0] {
+		return false
+	}
+	i, ok := c.programBy[schedules[0]]
+	return ok && c.programmes[i].national
 }
 
 // HasSchedule says whether key is a shipped schedule.
@@ -465,11 +489,18 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
-	if err := pt.require(append([]string{"key", "country", "grace_days", "overdue_days", "forecast_until", "source"}, Languages...)...); err != nil {
+	if err := pt.require(append([]string{"key", "country", "grace_days", "overdue_days", "forecast_until", "national", "source"}, Languages...)...); err != nil {
 		return nil, err
 	}
 	for _, r := range pt.rows {
 		p := programme{key: pt.get(r, "key"), country: pt.get(r, "country"), source: pt.get(r, "source"), names: pt.names(r)}
+		switch pt.get(r, "national") {
+		case "yes":
+			p.national = true
+		case "no":
+		default:
+			return nil, fmt.Errorf("programmes.tsv %s: national: %q is not yes or no", p.key, pt.get(r, "national"))
+		}
 		if p.grace, err = strconv.Atoi(pt.get(r, "grace_days")); err != nil {
 			return nil, fmt.Errorf("programmes.tsv %s: grace_days: %w", p.key, err)
 		}

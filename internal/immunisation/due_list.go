@@ -41,19 +41,23 @@ type DueQuery struct {
 
 // DueItem is one child's next dose of an antigen on the list.
 type DueItem struct {
-	PatientID      int64      `json:"patient_id"`
-	MRN            string     `json:"mrn"`
-	Name           string     `json:"name"`
-	BirthDate      string     `json:"birth_date"`
-	AgeBand        string     `json:"age_band"`
-	Antigen        string     `json:"antigen"`
-	AntigenName    string     `json:"antigen_name"`
-	DoseNumber     int        `json:"dose_number"`
-	DueOn          string     `json:"due_on"`
-	OverdueOn      string     `json:"overdue_on"`
-	Status         string     `json:"status"`
-	LastRemindedAt *time.Time `json:"last_reminded_at"`
-	Contact        Contact    `json:"contact"`
+	PatientID   int64  `json:"patient_id"`
+	MRN         string `json:"mrn"`
+	Name        string `json:"name"`
+	BirthDate   string `json:"birth_date"`
+	AgeBand     string `json:"age_band"`
+	Antigen     string `json:"antigen"`
+	AntigenName string `json:"antigen_name"`
+	DoseNumber  int    `json:"dose_number"`
+	Schedule    string `json:"schedule"`
+	// OutsideProgramme: the clinic's first schedule is a national programme and this dose
+	// comes from a later one (a service vaccine).
+	OutsideProgramme bool       `json:"outside_programme"`
+	DueOn            string     `json:"due_on"`
+	OverdueOn        string     `json:"overdue_on"`
+	Status           string     `json:"status"`
+	LastRemindedAt   *time.Time `json:"last_reminded_at"`
+	Contact          Contact    `json:"contact"`
 }
 
 // Contact is how the list shows a child's family may be reached.
@@ -281,7 +285,11 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 		where += fmt.Sprintf(` AND %[1]s >= $%[2]d AND (%[1]s, d.patient_id, d.antigen) > ($%[2]d, $%[3]d, $%[4]d)`, order, k-2, k-1, k)
 	}
 	args = append(args, q.Limit+1)
-	rows, err := db.QueryContext(ctx, with+`SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.due_on, d.overdue_on, r.sent_at
+	set, err := ReadDueSettings(ctx, db) // the clinic's first schedule: which doses are outside it
+	if err != nil {
+		return DuePage{}, err
+	}
+	rows, err := db.QueryContext(ctx, with+`SELECT d.patient_id, d.birth_date, d.antigen, d.dose_number, d.schedule, d.due_on, d.overdue_on, r.sent_at
 		FROM band d LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
 		WHERE `+where+` ORDER BY `+order+`, d.patient_id, d.antigen LIMIT $`+strconv.Itoa(len(args)), args...)
 	if err != nil {
@@ -292,11 +300,12 @@ func DueList(ctx context.Context, db database.Querier, q DueQuery, today, lang s
 	for rows.Next() {
 		var it DueItem
 		var sent sql.NullTime
-		if err := rows.Scan(&it.PatientID, &it.BirthDate, &it.Antigen, &it.DoseNumber, &it.DueOn, &it.OverdueOn, &sent); err != nil {
+		if err := rows.Scan(&it.PatientID, &it.BirthDate, &it.Antigen, &it.DoseNumber, &it.Schedule, &it.DueOn, &it.OverdueOn, &sent); err != nil {
 			return DuePage{}, err
 		}
 		it.AgeBand = bandOf(it.BirthDate, today)
 		it.AntigenName = names.of(it.Antigen)
+		it.OutsideProgramme = Default().OutsideProgramme(set.Schedules, it.Schedule)
 		it.Status = "due"
 		if it.OverdueOn <= today {
 			it.Status = "overdue"

@@ -538,6 +538,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 	slices.SortStableFunc(f.Evaluations, func(x, y Evaluation) int {
 		return cmp.Or(cmp.Compare(x.On, y.On), cmp.Compare(x.DoseID, y.DoseID), cmp.Compare(x.Antigen, y.Antigen))
 	})
+	for i := range f.Recommendations {
+		f.Recommendations[i].OutsideProgramme = c.OutsideProgramme(schedules, f.Recommendations[i].Schedule)
+	}
 	slices.SortStableFunc(f.Recommendations, func(x, y Recommendation) int {
 		// Dated ones first by due day, then the rest (complete, aged out); then by antigen.
 		if (x.DueOn == "") != (y.DueOn == "") {

@@ -157,9 +157,10 @@ func horizon(today string, set DueSettings) string {
 }
 
 type dueDose struct {
-	antigen string
-	dose    int
-	dueOn   string
+	antigen  string
+	dose     int
+	dueOn    string
+	schedule string
 }
 
 // remindOne writes child id's reminder inside tx; it answers why none was written ("" when one was).
@@ -174,7 +175,7 @@ func (s *DueService) remindOne(ctx context.Context, tx *sql.Tx, id int64, set Du
 		return SkipNotFound, nil
 	}
 	first := p.FirstName
-	rows, err := tx.QueryContext(ctx, `SELECT d.antigen, d.dose_number, d.due_on, r.patient_id FROM immunisation_due d
+	rows, err := tx.QueryContext(ctx, `SELECT d.antigen, d.dose_number, d.due_on, d.schedule, r.patient_id FROM immunisation_due d
 		LEFT JOIN immunisation_reminders r ON r.patient_id = d.patient_id AND r.antigen = d.antigen AND r.dose_number = d.dose_number
 		WHERE d.patient_id = $1 AND d.due_on <= $2 AND (d.latest_on = '' OR d.latest_on >= $3) ORDER BY d.due_on, d.antigen`, id, horizon(day, set), day)
 	if err != nil {
@@ -185,7 +186,7 @@ func (s *DueService) remindOne(ctx context.Context, tx *sql.Tx, id int64, set Du
 	for rows.Next() {
 		var d dueDose
 		var done sql.NullInt64
-		if err := rows.Scan(&d.antigen, &d.dose, &d.dueOn, &done); err != nil {
+		if err := rows.Scan(&d.antigen, &d.dose, &d.dueOn, &d.schedule, &done); err != nil {
 			rows.Close()
 			return "", err
 		}
@@ -255,7 +256,11 @@ func (s *DueService) remindOne(ctx context.Context, tx *sql.Tx, id int64, set Du
 			book = base + "/book"
 		}
 	}
-	subject, body := dueMessage(lang, to.channel == mail.SMS, flatLine(clinic.Name), flatLine(clinic.Phone), book, flatLine(first), fresh)
+	stocked, err := stockedOf(ctx, tx)
+	if err != nil {
+		return "", err
+	}
+	subject, body := dueMessage(lang, to.channel == mail.SMS, flatLine(clinic.Name), flatLine(clinic.Phone), book, flatLine(first), fresh, stocked)
 	m := mail.Message{Topic: TopicDue, TopicID: id, Channel: to.channel, PatientID: id, To: to.address, Subject: subject, Body: body}
 	if s.CanSend != nil && !s.CanSend(to.channel) {
 		m.Unsendable = map[string]string{mail.Email: "no mail server is set (--smtp-url)", mail.SMS: "no SMS gateway is set (--sms-url)"}[to.channel]
@@ -342,15 +347,36 @@ func (s *DueService) contactOf(ctx context.Context, tx *sql.Tx, id int64, set Du
 }
 
 // dueMessage is the subject (e-mail) and text of a reminder: the clinic, the child's first
-// name, the vaccines due (the antigens' names, in lang) from the first due day, and how to
-// book — nothing else of the record.
-func dueMessage(lang string, sms bool, clinic, phone, book, child string, doses []dueDose) (string, string) {
+// name, the vaccines due from the first due day — a combination due on one day as one visit
+// naming its product and antigens (GroupNext), a lone dose by its antigen — and how to book;
+// nothing else of the record.
+func dueMessage(lang string, sms bool, clinic, phone, book, child string, doses []dueDose, stocked []string) (string, string) {
 	names := antigenNames(lang)
 	var list []string
 	first := doses[0].dueOn
-	for _, d := range doses {
-		list = append(list, i18n.T(lang, "immunisation.message.dose", names.of(d.antigen), d.dose))
+	recs := make([]Recommendation, len(doses))
+	for i, d := range doses {
+		recs[i] = Recommendation{Antigen: d.antigen, DoseNumber: d.dose, DueOn: d.dueOn, Schedule: d.schedule,
+			Vaccines: Default().ProductsFor(d.schedule, d.antigen)}
 		first = min(first, d.dueOn)
+	}
+	sep := i18n.ListSeparator(lang)
+	for _, v := range GroupNext(recs, stocked) {
+		if len(v.Doses) == 1 || v.Vaccine == "" {
+			for _, d := range v.Doses {
+				list = append(list, i18n.T(lang, "immunisation.message.dose", names.of(d.Antigen), d.DoseNumber))
+			}
+			continue
+		}
+		var antigens []string
+		for _, d := range v.Doses {
+			antigens = append(antigens, names.of(d.Antigen))
+		}
+		product := v.Vaccine
+		if p, ok := Default().Vaccine(v.Vaccine, lang); ok {
+			product = p.Name
+		}
+		list = append(list, i18n.T(lang, "immunisation.message.product", product, strings.Join(antigens, sep)))
 	}
 	on, _ := time.Parse(time.DateOnly, first)
 	date := messageDate(lang, on)

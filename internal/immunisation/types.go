@@ -94,6 +94,9 @@ type Recommendation struct {
 	// count for it — that the child is of an age for on the due day.
 	Vaccines []string `json:"vaccines"`
 	Source   string   `json:"source"`
+	// OutsideProgramme: the clinic's first schedule is a national programme and this dose
+	// comes from a later one (a service vaccine, outside the programme).
+	OutsideProgramme bool `json:"outside_programme"`
 }
 
 // Forecast is a child's record read against the clinic's schedules on a day.

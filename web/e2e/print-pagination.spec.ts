@@ -144,3 +144,32 @@ test('a Vietnamese A5 certificate of two diagnoses and five days’ rest prints 
   await desk.close()
   await doc.close()
 })
+
+// An A6 immunisation card prints on A6 (CSS names no A6 page: given as 105 × 148 mm, it was
+// printed on Letter), a child's dozen doses over pages that each carry the running footer.
+test('an A6 immunisation card of twelve doses prints on A6 sheets, each with the child’s name and page N of M', async ({ browser }) => {
+  const desk = await browser.newPage()
+  await authenticate(desk, 'receptionist')
+  const patient = await newPatient(desk, `Card${unique()}`)
+  const nurse = await browser.newPage()
+  await authenticate(nurse, 'nurse')
+  const doses = ['bcg', 'hepb_paed', 'dtwp_hepb_hib', 'bopv', 'dtwp_hepb_hib', 'bopv', 'dtwp_hepb_hib', 'bopv', 'ipv', 'measles', 'je_live', 'mr']
+  for (const [i, vaccine] of doses.entries()) {
+    const r = await api(nurse, 'post', `/api/patients/${patient.id}/immunisations`, { kind: 'elsewhere', vaccine, antigen: '', occurred_on: day(-400 + i * 30), lot: `L${i}`, expiry: '', site: '', route: '', performer: '', source: 'card', place: 'Trạm Y tế phường Bến Nghé', reason: '', until_on: '', note: '', screening: { pregnant: null, immunosuppressed: null }, override_reason: '' })
+    expect(r.status(), await r.text()).toBe(201)
+  }
+  const issued = await api(nurse, 'post', `/api/patients/${patient.id}/immunisation-card`, { paper: 'a6-portrait', language: 'vi' })
+  expect(issued.status()).toBe(201)
+  await nurse.goto(`/documents/${((await issued.json()) as { id: number }).id}/print`)
+  await expect(nurse.getByTestId('document-sheet').first()).toBeVisible()
+  const pdf = await nurse.pdf({ preferCSSPageSize: true })
+  // 105 × 148 mm is 297.6 × 419.5 pt.
+  const box = /\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/.exec(pdf.toString('latin1'))
+  expect(box && [Math.round(Number(box[1])), Math.round(Number(box[2]))]).toEqual([298, 420])
+  const pages = pdfPages(pdf)
+  expect(pages.length).toBeGreaterThan(1)
+  pages.forEach((p, i) => expect(flat(p)).toContain(`Trang ${i + 1}/${pages.length}`))
+  expect(flat(pages.join('\n'))).toContain('L11')
+  await desk.close()
+  await nurse.close()
+})

@@ -1,8 +1,8 @@
-import dayjs from 'dayjs'
 import { useTranslation } from 'react-i18next'
 import { fullName } from '../lib/patient'
 import styles from './PatientBanner.module.css'
 import { formatDay } from '../lib/time'
+import { formatAge } from '../lib/age'
 import { labelOf, severityLabel, sexLabel } from '../lib/labels'
 import { WarningIcon } from './icons'
 
@@ -71,13 +71,12 @@ export function AllergyLine({ facts }: { facts: AllergyFacts }) {
  */
 export function PatientBanner({ patient }: { patient: BannerPatient }) {
   const { t } = useTranslation()
-  const age = dayjs().diff(patient.birth_date, 'year')
   return (
     <section className={styles.banner} aria-label={t('banner.label')} data-testid="patient-banner">
       <div className={styles.identity}>
         <strong className={styles.name}>{fullName(patient)}</strong>
         <span>{t(sexLabel[patient.sex])}</span>
-        <span>{t('patients.ageYears', { count: age })}</span>
+        <span>{formatAge(patient.birth_date)}</span>
         <span>{formatDay(patient.birth_date)}</span>
         <span>
           {t('patients.mrn')} {patient.mrn}

@@ -3577,6 +3577,8 @@ export type components = {
           country: string;
           key: string;
           name: string;
+          /** @description A state's immunisation programme (not a recommendation such as WHO's). */
+          national: boolean;
           source: string;
         }[];
       sites: ("left_thigh" | "right_thigh" | "left_arm" | "right_arm" | "oral" | "intranasal" | "left_buttock" | "right_buttock")[];
@@ -3805,6 +3807,8 @@ export type components = {
             earliest_on?: string;
             /** Format: date */
             latest_on?: string;
+            /** @description The clinic's first schedule is a national programme and this dose comes from a later one (a service vaccine). */
+            outside_programme: boolean;
             /** Format: date */
             overdue_on?: string;
             schedule: string;
@@ -8032,9 +8036,12 @@ export type operations = {
                 last_reminded_at: string | null;
                 mrn: string;
                 name: string;
+                /** @description The clinic's first schedule is a national programme and this dose comes from a later one (a service vaccine). */
+                outside_programme: boolean;
                 /** Format: date */
                 overdue_on: string;
                 patient_id: number;
+                schedule: string;
                 /** @enum {string} */
                 status: "upcoming" | "due" | "overdue";
               })[];

@@ -52,7 +52,8 @@ export default function PrintDocumentPage() {
   const [size, orientation] = doc.paper.split('-')
   return (
     <PrintFrame
-      size={`${size.toUpperCase()} ${orientation}`}
+      // CSS names no A6 page (A5 and up only): a pocket card's is given in millimetres, else the browser prints it on Letter.
+      size={size === 'a6' ? (orientation === 'landscape' ? '148mm 105mm' : '105mm 148mm') : `${size.toUpperCase()} ${orientation}`}
       footer={patient && td('rx.pageFooter', { patient: fullName(patient, doc.language), number: patient.mrn, page: PAGE, pages: PAGES })}
       action={doc.status === 'issued' ? { label: t('documents.print'), busy, onPrint: () => void print() } : undefined}
       status={<Tag color={doc.status === 'issued' ? 'green' : 'default'}>{t(`documents.status.${doc.status}`)}</Tag>}
@@ -96,7 +97,7 @@ function Sheet({ doc, t, testId }: { doc: ClinicalDocument; t: TFunction; testId
         {doc.clinic.address && <div style={{ whiteSpace: 'pre-line' }}>{doc.clinic.address}</div>}
         {doc.clinic.phone && <div>{t('rx.phone', { phone: doc.clinic.phone })}</div>}
       </header>
-      <DocumentContent blocks={doc.content} />
+      <DocumentContent blocks={doc.content} small={size === 'a6' || doc.kind === 'immunisation_card'} />
       <div className={own.footer}>
         <div className={own.verify}>
           <QRCode value={url} type="svg" size={size === 'a4' ? 96 : size === 'a6' ? 56 : 72} bordered={false} color="#000" bgColor="#fff" aria-label={t('documents.qrAlt')} />

@@ -78,7 +78,7 @@ describe('PatientImmunisations', () => {
       { record_id: 2, antigen: 'hepb', schedule: 'who', dose_number: 0, valid: false, reason: 'not_needed' },
       ...['polio', 'hib'].map((antigen) => ({ record_id: 2, antigen, schedule: 'who', dose_number: 1, valid: true })),
     ]
-    const recommendations = [{ antigen: 'measles', schedule: 'who', dose_number: 1, doses: 2, due_on: '2026-10-01', status: 'due' as const, vaccines: ['hexa', 'bcg', 'hepb', 'mmr'], source: 'test' }]
+    const recommendations = [{ antigen: 'measles', schedule: 'who', dose_number: 1, doses: 2, due_on: '2026-10-01', status: 'due' as const, vaccines: ['hexa', 'bcg', 'hepb', 'mmr'], source: 'test', outside_programme: false }]
     await renderScreen(<PatientImmunisations patientId={9} />, {
       me: user(['record vitals']),
       api: { ...api, 'GET /patients/9/immunisations': { ...child, forecast: { ...child.forecast, evaluations, recommendations } } },
@@ -92,6 +92,33 @@ describe('PatientImmunisations', () => {
     // The stocked ones first, two shown; the rest behind "2 more".
     await waitFor(() => expect(row.textContent).toContain('Engerix-B (paediatric), M-M-R II2 more'))
     expect(within(row).getByText('2 more').tagName).toBe('SUMMARY')
+  })
+
+  it('reads a combination due on one day as one line naming its product, each antigen behind a disclosure, a service vaccine marked', async () => {
+    const due = { schedule: 'who', dose_number: 1, doses: 2, earliest_on: '2026-10-01', due_on: '2026-10-01', overdue_on: '2026-12-01', status: 'due' as const, source: 'test' }
+    const recommendations = [
+      { ...due, antigen: 'measles', vaccines: ['mmr'], outside_programme: false },
+      { ...due, antigen: 'mumps', vaccines: ['mmr'], outside_programme: true },
+      { ...due, antigen: 'rubella', vaccines: ['mmr'], outside_programme: false },
+      { ...due, antigen: 'hepb', dose_number: 2, doses: 3, due_on: '2026-11-01', vaccines: ['hepb'], outside_programme: false },
+    ]
+    await renderScreen(<PatientImmunisations patientId={9} />, {
+      me: user(['record immunisations']),
+      api: { ...api, 'GET /patients/9/immunisations': { ...child, forecast: { ...child.forecast, recommendations } } },
+    })
+    const table = within(await screen.findByTestId('forecast')).getByRole('table')
+    await within(table).findAllByText('M-M-R II')
+    const rows = within(table).getAllByRole('row').slice(1)
+    expect(rows).toHaveLength(2)
+    const mmr = rows.find((r) => r.textContent?.includes('M-M-R II'))!
+    expect(mmr.textContent).toContain('Measles, Mumps, Rubella')
+    expect(within(mmr).getByTestId('outside-programme').textContent).toBe('Outside the national programme (service vaccine)')
+    const detail = within(mmr).getByTestId('visit-detail')
+    expect(detail.querySelector('summary')?.textContent).toBe('Each of 3 antigens')
+    expect([...detail.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['Measles: 1 of 2, Due', 'Mumps: 1 of 2, Due', 'Rubella: 1 of 2, Due'])
+    // Given from its line: the product, named.
+    fireEvent.click(within(mmr).getByRole('button', { name: 'Give M-M-R II' }))
+    expect(screen.getByRole('dialog', { name: 'Give a dose' })).toBeTruthy()
   })
 
   it('opens the give dialog from the card, and the in-error dialog named for its dose', async () => {

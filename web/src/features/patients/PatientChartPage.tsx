@@ -14,6 +14,7 @@ import { useUploadPatientFile } from './api/uploadPatientFile'
 import { fullName } from './api/types'
 import { photoUrl } from './api/listPatientFiles'
 import { Attachments, UploadButton } from './PatientFiles'
+import { formatAge } from '../../lib/age'
 import { ageInYears } from './age'
 import { LaunchApps } from './LaunchApps'
 import { formatDay } from '../../lib/time'
@@ -133,7 +134,7 @@ export default function PatientChartPage() {
               items={[
                 { key: 'mrn', label: t('patients.mrn'), children: p.mrn },
                 { key: 'sex', label: t('patients.fields.sex'), children: t(sexLabel[p.sex]) },
-                { key: 'birth', label: t('patients.fields.birth_date'), children: `${formatDay(p.birth_date)}${p.birth_date_estimated ? ' ~' : ''} (${t('patients.ageYears', { count: ageInYears(p.birth_date) })})` },
+                { key: 'birth', label: t('patients.fields.birth_date'), children: `${formatDay(p.birth_date)}${p.birth_date_estimated ? ' ~' : ''} (${formatAge(p.birth_date)})` },
                 { key: 'phone', label: t('patients.fields.phone'), children: p.phone || '—' },
                 { key: 'blood', label: t('patients.fields.blood_type'), children: p.blood_type || '—' },
                 ...(p.gestation_weeks != null ? [{ key: 'gestation', label: t('patients.fields.gestation_weeks'), children: t('patients.gestationWeeks', { count: p.gestation_weeks }) }] : []),

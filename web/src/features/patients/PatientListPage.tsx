@@ -18,7 +18,7 @@ import { SearchField } from '../../light/SearchField'
 import { Switch } from '../../light/Switch'
 import { Table, type Column } from '../../light/Table'
 import { Tag } from '../../light/Tag'
-import { ageInYears } from './age'
+import { formatAge } from '../../lib/age'
 import { usePatients } from './api/listPatients'
 import { chartPath, fullName, type PatientSummary } from './api/types'
 import styles from './PatientListPage.module.css'
@@ -72,7 +72,7 @@ export default function PatientListPage() {
         header: t('patients.fields.birth_date'),
         width: 170,
         from: 'sm',
-        cell: (p) => `${formatDay(p.birth_date)} (${t('patients.ageYears', { count: ageInYears(p.birth_date) })})`,
+        cell: (p) => `${formatDay(p.birth_date)} (${formatAge(p.birth_date)})`,
       },
       { key: 'phone', header: t('patients.fields.phone'), width: 170, from: 'lg', cell: (p) => p.phone },
       {

@@ -11,9 +11,10 @@ function Runs({ runs }: { runs?: DocumentRun[] }) {
 }
 
 /** A rendered document's blocks: headings, paragraphs, lists, tables and lines. */
-export function DocumentContent({ blocks }: { blocks: DocumentBlock[] }) {
+/** small: a pocket card's (A6, and the immunisation card on any paper) compact type, padding and columns. */
+export function DocumentContent({ blocks, small = false }: { blocks: DocumentBlock[]; small?: boolean }) {
   return (
-    <div className={styles.content}>
+    <div className={small ? `${styles.content} ${styles.small}` : styles.content}>
       {blocks.map((b, i) => {
         switch (b.type) {
           case 'h1':

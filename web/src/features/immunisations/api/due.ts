@@ -19,6 +19,9 @@ export interface DueItem {
   antigen: string
   antigen_name: string
   dose_number: number
+  schedule: string
+  /** The clinic's first schedule is a national programme and this dose comes from a later one (a service vaccine). */
+  outside_programme: boolean
   due_on: string
   overdue_on: string
   status: 'upcoming' | 'due' | 'overdue'

@@ -112,6 +112,8 @@ export interface Recommendation {
   status: ForecastStatus
   vaccines: string[]
   source: string
+  /** The clinic's first schedule is a national programme and this dose comes from a later one (a service vaccine). */
+  outside_programme: boolean
 }
 
 export interface Forecast {

@@ -17,6 +17,8 @@ const item = (id: number, name: string, antigen: string, extra: Partial<DueItem>
   antigen,
   antigen_name: antigen === 'measles' ? 'Measles' : 'Poliomyelitis',
   dose_number: 1,
+  schedule: 'who',
+  outside_programme: false,
   due_on: '2026-11-20',
   overdue_on: '2026-12-20',
   status: 'due',
@@ -28,7 +30,7 @@ const item = (id: number, name: string, antigen: string, extra: Partial<DueItem>
 function clinic() {
   const asked: Record<string, unknown>[] = []
   const first: DuePage = {
-    items: [item(1, 'An Child', 'measles'), item(1, 'An Child', 'polio', { status: 'overdue', overdue_on: '2026-11-25' }), item(2, 'Binh Child', 'measles', { contact: { phone: '', email: '' } })],
+    items: [item(1, 'An Child', 'measles'), item(1, 'An Child', 'polio', { status: 'overdue', overdue_on: '2026-11-25' }), item(2, 'Binh Child', 'measles', { contact: { phone: '', email: '' }, schedule: 'who', outside_programme: true })],
     next: '2026-11-20.2.measles',
     counts: { due: 2, overdue: 1 },
     as_of: '2026-12-01',
@@ -69,6 +71,9 @@ describe('DueListPage', () => {
     expect(first.textContent).toContain('15 months')
     expect(first.textContent).toContain('Never')
     expect(rows()[2]!.textContent).toContain('No contact')
+    // A dose outside the clinic's national programme is said so; one within it is not.
+    expect(within(rows()[2]!).getByTestId('outside-programme').textContent).toBe('Outside the national programme (service vaccine)')
+    expect(within(first).queryByTestId('outside-programme')).toBeNull()
     expect(screen.getByRole('radio', { name: 'Overdue (1)' })).toBeTruthy()
     expect(await axeViolations(container)).toEqual([])
 

@@ -80,6 +80,25 @@ export default function DueListPage() {
     }
   }
 
+  const antigenOf = (it: DueItem, marked: boolean) => (
+    <span className={styles.dates}>
+      <span>{it.antigen_name}</span>
+      <span className={styles.muted}>{t('immunisationDue.doseN', { n: it.dose_number })}</span>
+      {it.outside_programme && (
+        <Tag color="purple" data-testid={marked ? 'outside-programme' : undefined}>
+          {t('immunisations.outsideProgramme')}
+        </Tag>
+      )}
+    </span>
+  )
+  const dueOf = (it: DueItem) => (
+    <span className={styles.dates}>
+      <Tag color={it.status === 'overdue' ? 'red' : it.status === 'due' ? 'gold' : 'default'}>{t(`immunisationDue.status.${it.status}`)}</Tag>
+      {/* Each line whole: the cell is as wide as its longest line, not the column's words. */}
+      <span className={styles.nowrap}>{t('immunisationDue.dueOn', { date: formatDay(it.due_on) })}</span>
+      <span className={`${styles.muted} ${styles.nowrap}`}>{t('immunisationDue.overdueOn', { date: formatDay(it.overdue_on) })}</span>
+    </span>
+  )
   const columns: Column<DueItem>[] = [
     {
       key: 'select',
@@ -108,11 +127,15 @@ export default function DueListPage() {
     {
       key: 'child',
       header: t('immunisationDue.child'),
-      width: 180,
       cell: (it) => (
         <span className={styles.dates}>
           <Link to={chartLink(it)}>{it.name}</Link>
           <span className={styles.muted}>{it.mrn}</span>
+          {/* On a phone the antigen and the dates are said under the child (their columns are not shown): nothing scrolls sideways. */}
+          <span className={`${styles.phoneOnly} ${styles.stack}`}>
+            {antigenOf(it, false)}
+            {dueOf(it)}
+          </span>
         </span>
       ),
     },
@@ -130,24 +153,14 @@ export default function DueListPage() {
     {
       key: 'antigen',
       header: t('immunisationDue.antigen'),
-      cell: (it) => (
-        <span className={styles.dates}>
-          <span>{it.antigen_name}</span>
-          <span className={styles.muted}>{t('immunisationDue.doseN', { n: it.dose_number })}</span>
-        </span>
-      ),
+      from: 'sm',
+      cell: (it) => antigenOf(it, true),
     },
     {
       key: 'due',
       header: t('immunisationDue.dueDates'),
-      nowrap: true,
-      cell: (it) => (
-        <span className={styles.dates}>
-          <Tag color={it.status === 'overdue' ? 'red' : it.status === 'due' ? 'gold' : 'default'}>{t(`immunisationDue.status.${it.status}`)}</Tag>
-          <span>{t('immunisationDue.dueOn', { date: formatDay(it.due_on) })}</span>
-          <span className={styles.muted}>{t('immunisationDue.overdueOn', { date: formatDay(it.overdue_on) })}</span>
-        </span>
-      ),
+      from: 'sm',
+      cell: dueOf,
     },
     {
       key: 'reminded',

@@ -143,7 +143,22 @@ export function DoseByWeight({ store, lineKey, index, dosing }: { store: EditorS
         </div>
       )}
       <div className={styles.source}>
-        {t('rx.weight.source')} <span lang="en">{row.source}</span>
+        {/* The table's numbers said in the user's language; its source cited as written (English), said so. */}
+        <div data-testid="dose-table-numbers">
+          {t('rx.weight.tableSays', { mg: n(row.mg_per_kg), count: row.doses_per_day })}
+          {row.max_dose_mg > 0 && ` ${t('rx.weight.tableMaxDose', { mg: n(row.max_dose_mg) })}`}
+          {row.max_day_mg > 0 && ` ${t('rx.weight.tableMaxDay', { mg: n(row.max_day_mg) })}`}
+        </div>
+        {lang.startsWith('en') ? (
+          <div>
+            {t('rx.weight.source')} <span lang="en">{row.source}</span>
+          </div>
+        ) : (
+          <details>
+            <summary>{t('rx.weight.sourceInEnglish')}</summary>
+            <span lang="en">{row.source}</span>
+          </details>
+        )}
         {row.confirmed !== 'yes' && <div className={styles.unconfirmed}>{t('rx.weight.unconfirmed')}</div>}
       </div>
       </section>
