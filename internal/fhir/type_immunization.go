@@ -349,11 +349,11 @@ type ImmunizationReaction struct {
 
 // ImmunizationProtocol is the dose a vaccination counts as in a series.
 type ImmunizationProtocol struct {
-	Series                 string            `json:"series,omitempty"`
-	TargetDisease          []CodeableConcept `json:"targetDisease,omitempty"`
-	DoseNumberPositiveInt  int               `json:"doseNumberPositiveInt,omitempty"`
+	Series                string            `json:"series,omitempty"`
+	TargetDisease         []CodeableConcept `json:"targetDisease,omitempty"`
+	DoseNumberPositiveInt int               `json:"doseNumberPositiveInt,omitempty"`
 	// DoseNumberString: a refusal or contraindication of an antigen says its antigen through
 	// the protocol's targetDisease, where doseNumber[x] is 1..1 and no dose was given.
-	DoseNumberString string `json:"doseNumberString,omitempty"`
-	SeriesDosesPositiveInt int               `json:"seriesDosesPositiveInt,omitempty"`
+	DoseNumberString       string `json:"doseNumberString,omitempty"`
+	SeriesDosesPositiveInt int    `json:"seriesDosesPositiveInt,omitempty"`
 }

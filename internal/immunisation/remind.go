@@ -394,7 +394,14 @@ func dueMessage(lang string, sms bool, clinic, phone, book, child string, doses 
 	if sms {
 		return "", strings.TrimSpace(i18n.T(lang, "immunisation.message.sms", clinic, child, vaccines, date, how))
 	}
-	return i18n.T(lang, "immunisation.message.subject", clinic, child), i18n.T(lang, "immunisation.message.email", clinic, child, vaccines, date, how)
+	// How to stop them: the family is told whom to tell (the clinic records a family's choice
+	// of no messages, which every reminder reads first). A text message has no room for it;
+	// its clinic and phone say whom to answer.
+	stop := i18n.T(lang, "immunisation.message.stop")
+	if phone != "" {
+		stop = i18n.T(lang, "immunisation.message.stop_phone", phone)
+	}
+	return i18n.T(lang, "immunisation.message.subject", clinic, child), i18n.T(lang, "immunisation.message.email", clinic, child, vaccines, date, how) + "\n" + stop + "\n"
 }
 
 // flatLine collapses control characters in a name written into a message to one space.
