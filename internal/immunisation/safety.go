@@ -279,7 +279,15 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 			add(FindLiveImmunosupp, sev, "immunisation.finding.live_immunosuppressed_diagnosis", v.Name, what)
 		}
 	}
-	screeningFindings(in.Screening, v, c.Child.BirthDate, day, add)
+	settings, err := ReadSettings(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	first := ""
+	if len(settings.Schedules) > 0 {
+		first = settings.Schedules[0]
+	}
+	screeningFindings(in.Screening, v, c.Child.BirthDate, day, first, add)
 	if err := s.allergyFindings(ctx, q, v, f, lang, add); err != nil {
 		return nil, err
 	}
@@ -314,10 +322,6 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 		}
 	}
 	// The dose as the forecast would read it, on its day, among the record's.
-	settings, err := ReadSettings(ctx, q)
-	if err != nil {
-		return nil, err
-	}
 	// A product outside the ages it may be given at (yellow fever at 2 months, DTwP at 10
 	// years) stops, whatever the schedules say.
 	if !cat.FitsAge(v.Key, c.Child.BirthDate, day) {

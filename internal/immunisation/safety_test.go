@@ -101,36 +101,41 @@ func TestScreeningFindings(t *testing.T) {
 		name, vaccine, birth string
 		s                    Screening
 		want                 string
+		first                string // the clinic's first schedule
 	}{
-		{"nothing asked", "mmr", toddler, Screening{}, ""},
+		{"nothing asked", "mmr", toddler, Screening{}, "", ""},
 		{"all answered no", "mmr", toddler, Screening{Fever: &no, AcuteIllness: &no, AbnormalHeartLung: &no, AbnormalConsciousness: &no,
-			PreviousSevereReaction: &no, BloodProductsRecent: &no, ImmunosuppressantStoppedRecent: &no}, ""},
-		{"fever, inactivated vaccine", "dtap", toddler, Screening{Fever: &yes}, "screening_fever:stop"},
-		{"38.0 °C measured, fever answered no", "ipv", toddler, Screening{Fever: &no, TemperatureC: temp(38.0)}, "screening_fever:stop"},
-		{"35.5 °C measured", "ipv", toddler, Screening{TemperatureC: temp(35.5)}, "screening_fever:stop"},
-		{"37.9 °C measured", "ipv", toddler, Screening{TemperatureC: temp(37.9)}, ""},
-		{"acute illness", "hepb_paed", toddler, Screening{AcuteIllness: &yes}, "screening_acute_illness:stop"},
-		{"abnormal heart or lung sounds", "pcv13", toddler, Screening{AbnormalHeartLung: &yes}, "screening_heart_lung:stop"},
-		{"abnormal consciousness", "pcv13", toddler, Screening{AbnormalConsciousness: &yes}, "screening_consciousness:stop"},
-		{"severe reaction before", "hib", toddler, Screening{PreviousSevereReaction: &yes}, "screening_severe_reaction:stop"},
-		{"intussusception, rotavirus", "rv1", infant, Screening{Intussusception: &yes}, "intussusception:stop"},
-		{"intussusception, polio", "bopv", infant, Screening{Intussusception: &yes}, ""},
-		{"blood products, MMR", "mmr", toddler, Screening{BloodProductsRecent: &yes}, "blood_products:warn"},
-		{"blood products, varicella", "varicella", toddler, Screening{BloodProductsRecent: &yes}, "blood_products:warn"},
-		{"blood products, rotavirus (oral)", "rv1", infant, Screening{BloodProductsRecent: &yes}, ""},
-		{"blood products, yellow fever", "yellow_fever", toddler, Screening{BloodProductsRecent: &yes}, ""},
-		{"blood products, inactivated", "dtap", toddler, Screening{BloodProductsRecent: &yes}, ""},
-		{"immunosuppressant stopped, live", "mmr", toddler, Screening{ImmunosuppressantStoppedRecent: &yes}, "immunosuppressant_stopped:stop"},
-		{"immunosuppressant stopped, inactivated", "dtap", toddler, Screening{ImmunosuppressantStoppedRecent: &yes}, ""},
-		{"under 2,000 g, BCG", "bcg", newborn, Screening{WeightUnder2000g: &yes}, "bcg_low_weight:stop"},
-		{"under 2,000 g, HepB birth dose", "hepb_paed", newborn, Screening{WeightUnder2000g: &yes}, "hepb_low_weight:info"},
-		{"under 2,000 g, HepB at 2 months", "hepb_paed", infant, Screening{WeightUnder2000g: &yes}, ""},
-		{"BCG at 7 days, no tuberculin test", "bcg", newborn, Screening{}, ""},
-		{"BCG at 2½ months, no tuberculin test", "bcg", infant, Screening{}, "bcg_tuberculin:stop"},
-		{"BCG at 2½ months, tuberculin not negative", "bcg", infant, Screening{TuberculinNegative: &no}, "bcg_tuberculin:stop"},
-		{"BCG at 2½ months, tuberculin negative", "bcg", infant, Screening{TuberculinNegative: &yes}, ""},
-		{"BCG at exactly 2 months", "bcg", "2026-04-01", Screening{}, "bcg_tuberculin:stop"},
-		{"BCG a day before 2 months", "bcg", "2026-04-02", Screening{}, ""},
+			PreviousSevereReaction: &no, BloodProductsRecent: &no, ImmunosuppressantStoppedRecent: &no}, "", ""},
+		{"fever, inactivated vaccine", "dtap", toddler, Screening{Fever: &yes}, "screening_fever:stop", ""},
+		{"38.0 °C measured, fever answered no", "ipv", toddler, Screening{Fever: &no, TemperatureC: temp(38.0)}, "screening_fever:stop", ""},
+		{"35.5 °C measured", "ipv", toddler, Screening{TemperatureC: temp(35.5)}, "screening_fever:stop", ""},
+		{"37.9 °C measured", "ipv", toddler, Screening{TemperatureC: temp(37.9)}, "", ""},
+		{"acute illness", "hepb_paed", toddler, Screening{AcuteIllness: &yes}, "screening_acute_illness:stop", ""},
+		{"abnormal heart or lung sounds", "pcv13", toddler, Screening{AbnormalHeartLung: &yes}, "screening_heart_lung:stop", ""},
+		{"abnormal consciousness", "pcv13", toddler, Screening{AbnormalConsciousness: &yes}, "screening_consciousness:stop", ""},
+		{"severe reaction before", "hib", toddler, Screening{PreviousSevereReaction: &yes}, "screening_severe_reaction:stop", ""},
+		{"intussusception, rotavirus", "rv1", infant, Screening{Intussusception: &yes}, "intussusception:stop", ""},
+		{"intussusception, polio", "bopv", infant, Screening{Intussusception: &yes}, "", ""},
+		{"blood products, MMR", "mmr", toddler, Screening{BloodProductsRecent: &yes}, "blood_products:warn", ""},
+		{"blood products, varicella", "varicella", toddler, Screening{BloodProductsRecent: &yes}, "blood_products:warn", ""},
+		{"blood products, rotavirus (oral)", "rv1", infant, Screening{BloodProductsRecent: &yes}, "", ""},
+		{"blood products, yellow fever", "yellow_fever", toddler, Screening{BloodProductsRecent: &yes}, "", ""},
+		{"blood products, inactivated", "dtap", toddler, Screening{BloodProductsRecent: &yes}, "", ""},
+		{"immunosuppressant stopped, live", "mmr", toddler, Screening{ImmunosuppressantStoppedRecent: &yes}, "immunosuppressant_stopped:stop", ""},
+		{"immunosuppressant stopped, inactivated", "dtap", toddler, Screening{ImmunosuppressantStoppedRecent: &yes}, "", ""},
+		{"under 2,000 g, BCG", "bcg", newborn, Screening{WeightUnder2000g: &yes}, "bcg_low_weight:stop", ""},
+		{"under 2,000 g, HepB birth dose", "hepb_paed", newborn, Screening{WeightUnder2000g: &yes}, "hepb_low_weight:info", ""},
+		{"under 2,000 g, HepB at 2 months", "hepb_paed", infant, Screening{WeightUnder2000g: &yes}, "", ""},
+		{"BCG at 7 days, no tuberculin test", "bcg", newborn, Screening{}, "", ""},
+		{"BCG at 2½ months in Russia, no tuberculin test", "bcg", infant, Screening{}, "bcg_tuberculin:stop", "ru_nc"},
+		{"BCG at 2½ months in Russia, tuberculin not negative", "bcg", infant, Screening{TuberculinNegative: &no}, "bcg_tuberculin:stop", "ru_nc"},
+		{"BCG at 2½ months in Russia, tuberculin negative", "bcg", infant, Screening{TuberculinNegative: &yes}, "", "ru_nc"},
+		{"BCG at exactly 2 months in Russia", "bcg", "2026-04-01", Screening{}, "bcg_tuberculin:stop", "ru_nc"},
+		{"BCG a day before 2 months in Russia", "bcg", "2026-04-02", Screening{}, "", "ru_nc"},
+		{"BCG at 2½ months in China: no test before 3 months", "bcg", infant, Screening{}, "", "cn_nip"},
+		{"BCG at exactly 3 months in China", "bcg", "2026-03-01", Screening{}, "bcg_tuberculin:stop", "cn_nip"},
+		{"BCG at 10 months in Viet Nam: TCMR asks no tuberculin test", "bcg", "2025-08-01", Screening{}, "", "vn_epi"},
+		{"BCG at 10 months under WHO", "bcg", "2025-08-01", Screening{}, "", "who"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			v, ok := cat.Vaccine(c.vaccine, "en")
@@ -138,7 +143,7 @@ func TestScreeningFindings(t *testing.T) {
 				t.Fatalf("no vaccine %s", c.vaccine)
 			}
 			var got []string
-			screeningFindings(c.s, v, c.birth, day, func(code, severity, key string, args ...any) *Finding {
+			screeningFindings(c.s, v, c.birth, day, c.first, func(code, severity, key string, args ...any) *Finding {
 				got = append(got, code+":"+severity)
 				return &Finding{}
 			})

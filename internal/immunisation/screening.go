@@ -47,7 +47,8 @@ func mustReadScreeningRules() []screeningRule {
 			panic(fmt.Sprintf("screening_rules.tsv: row %v", rec))
 		}
 		for _, a := range x.applies {
-			if !slices.Contains([]string{"all", "live", "age<1m", "age>=2m"}, a) && !strings.HasPrefix(a, "antigen=") && !strings.HasPrefix(a, "notroute=") {
+			if _, _, isAge := ageToken(a); !slices.Contains([]string{"all", "live"}, a) && !isAge && !strings.HasPrefix(a, "antigen=") &&
+				!strings.HasPrefix(a, "notroute=") && !strings.HasPrefix(a, "schedule=") {
 				panic(fmt.Sprintf("screening_rules.tsv: %q in row %v", a, rec))
 			}
 		}
@@ -85,8 +86,21 @@ func (s Screening) answer(question string) (bool, bool) {
 	return false, false
 }
 
-// applies reports whether the rule is about vaccine v given to a child born on birth on day.
-func (x screeningRule) appliesTo(v Vaccine, birth, day string) bool {
+// ageToken reads an age condition "age<1m" or "age>=3m": the months, and whether it holds under them.
+func ageToken(a string) (months int, under, ok bool) {
+	rest, isUnder := strings.CutPrefix(a, "age<")
+	if !isUnder {
+		if rest, ok = strings.CutPrefix(a, "age>="); !ok {
+			return 0, false, false
+		}
+	}
+	n, err := fmt.Sscanf(rest, "%dm", &months)
+	return months, isUnder, err == nil && n == 1 && strings.HasSuffix(rest, "m")
+}
+
+// appliesTo reports whether the rule is about vaccine v given to a child born on birth on day,
+// at a clinic whose first schedule is first (a rule of one country's programme: schedule=).
+func (x screeningRule) appliesTo(v Vaccine, birth, day, first string) bool {
 	b, errB := time.Parse(time.DateOnly, birth)
 	d, errD := time.Parse(time.DateOnly, day)
 	for _, a := range x.applies {
@@ -96,12 +110,13 @@ func (x screeningRule) appliesTo(v Vaccine, birth, day string) bool {
 			if !v.Live {
 				return false
 			}
-		case a == "age<1m":
-			if errB != nil || errD != nil || !d.Before(b.AddDate(0, 1, 0)) {
+		case strings.HasPrefix(a, "age"):
+			months, under, _ := ageToken(a)
+			if errB != nil || errD != nil || d.Before(b.AddDate(0, months, 0)) == !under {
 				return false
 			}
-		case a == "age>=2m":
-			if errB != nil || errD != nil || d.Before(b.AddDate(0, 2, 0)) {
+		case strings.HasPrefix(a, "schedule="):
+			if !slices.Contains(strings.Split(strings.TrimPrefix(a, "schedule="), "|"), first) {
 				return false
 			}
 		case strings.HasPrefix(a, "antigen="):
@@ -119,12 +134,14 @@ func (x screeningRule) appliesTo(v Vaccine, birth, day string) bool {
 
 // screeningFindings: what the screening's answers say of vaccine v for a child born on birth,
 // given on day — each rule that applies and holds, once.
-func screeningFindings(s Screening, v Vaccine, birth, day string, add func(code, severity, key string, args ...any) *Finding) {
+func screeningFindings(s Screening, v Vaccine, birth, day, first string, add func(code, severity, key string, args ...any) *Finding) {
+	seen := map[string]bool{}
 	for _, x := range screeningRules {
 		answered, _ := s.answer(x.question)
-		if answered == x.negated || !x.appliesTo(v, birth, day) {
+		if answered == x.negated || seen[x.code] || !x.appliesTo(v, birth, day, first) {
 			continue
 		}
+		seen[x.code] = true
 		add(x.code, x.severity, "immunisation.finding."+x.code, v.Name)
 	}
 }
