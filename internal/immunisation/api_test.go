@@ -113,11 +113,30 @@ func (s *setup) visitWith(t *testing.T, id int64, code string) {
 }
 
 func dose(vaccine, on string, extra ...any) map[string]any {
-	in := map[string]any{"kind": "given", "vaccine": vaccine, "occurred_on": on, "lot": "A123", "expiry": day(300), "site": "left_arm", "route": "SC"}
+	in := map[string]any{"kind": "given", "vaccine": vaccine, "occurred_on": on, "lot": "A123", "expiry": day(300), "site": "left_arm", "route": "SC",
+		"screening": screened(nil)}
 	for i := 0; i+1 < len(extra); i += 2 {
+		if extra[i] == "screening" {
+			in["screening"] = screened(extra[i+1].(map[string]any))
+			continue
+		}
 		in[extra[i].(string)] = extra[i+1]
 	}
 	return in
+}
+
+// screened is a screening with the core questions every dose is asked answered no, and the
+// answers given.
+func screened(answers map[string]any) map[string]any {
+	no := false
+	s := map[string]any{}
+	for _, q := range immunisation.CoreScreening {
+		s[q] = &no
+	}
+	for k, v := range answers {
+		s[k] = v
+	}
+	return s
 }
 
 func (s *setup) path(id int64) string { return fmt.Sprintf("/api/patients/%d/immunisations", id) }
@@ -149,6 +168,16 @@ func TestRecordRefusesBadInput(t *testing.T) {
 			{"no vaccine", dose("", day(-10)), "vaccine"},
 			{"vaccine not in the catalogue", dose("smallpox", day(-10)), "vaccine"},
 			{"no lot for a dose given here", dose("mmr", day(-10), "lot", " "), "lot"},
+			{"a dose given here unscreened (the acute illness not asked)", func() map[string]any {
+				d := dose("mmr", day(-10))
+				d["screening"] = map[string]any{"fever": false, "abnormal_heart_lung": false, "abnormal_consciousness": false, "previous_severe_reaction": false}
+				return d
+			}(), "screening.acute_illness"},
+			{"a dose given here with no screening at all", func() map[string]any {
+				d := dose("mmr", day(-10))
+				delete(d, "screening")
+				return d
+			}(), "screening.fever"},
 			{"a lot with a right-to-left override (printed backwards)", dose("mmr", day(-10), "lot", "A\u202e321B"), "lot"},
 			{"a place with a bidirectional isolate", map[string]any{"kind": "elsewhere", "vaccine": "mmr", "occurred_on": day(-10), "source": "card", "place": "Clinic \u2067X\u2069"}, "place"},
 			{"no date", dose("mmr", ""), "occurred_on"},

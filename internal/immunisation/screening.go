@@ -57,6 +57,25 @@ func mustReadScreeningRules() []screeningRule {
 	return out
 }
 
+// CoreScreening are the questions every dose given here is asked (QĐ 1575/QĐ-BYT 2023: the
+// temperature, acute illness, heart and lungs, consciousness, a severe reaction after an earlier
+// dose); the others are asked where they concern the vaccine.
+var CoreScreening = []string{"fever", "acute_illness", "abnormal_heart_lung", "abnormal_consciousness", "previous_severe_reaction"}
+
+// asked reports whether core question q was answered, yes or no.
+func (s Screening) asked(q string) bool {
+	for _, c := range []struct {
+		name string
+		a    *bool
+	}{{"fever", s.Fever}, {"acute_illness", s.AcuteIllness}, {"abnormal_heart_lung", s.AbnormalHeartLung},
+		{"abnormal_consciousness", s.AbnormalConsciousness}, {"previous_severe_reaction", s.PreviousSevereReaction}} {
+		if c.name == q {
+			return c.a != nil
+		}
+	}
+	return false
+}
+
 // answer reads a question of the screening by its JSON name: answered yes, and whether there is
 // such a question. A fever is answered by the temperature too.
 func (s Screening) answer(question string) (bool, bool) {

@@ -366,6 +366,14 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 		if t := in.Screening.TemperatureC; t != nil && (*t < minTemperature || *t > maxTemperature) {
 			v.Add("screening.temperature_c", "immunisation.bad_temperature")
 		}
+		// The screening QĐ 1575/QĐ-BYT asks before every dose: its core questions answered yes or
+		// no, never left unasked (a dose saved unscreened could not show it was screened: the
+		// nurse's re-read). A fever is answered by the temperature measured too.
+		for _, q := range CoreScreening {
+			if !in.Screening.asked(q) && !(q == "fever" && in.Screening.TemperatureC != nil) {
+				v.Add("screening."+q, "immunisation.screening_required")
+			}
+		}
 		in.Source, in.Place, in.Performer = "", "", ""
 	case KindElsewhere:
 		if !slices.Contains(Sources, in.Source) {

@@ -53,7 +53,7 @@ test('a nurse gives the due dose on a child’s chart; it is on the record and t
   await expect(dialog.getByLabel('Site')).toHaveValue('left_thigh')
   // The screening before the dose: the temperature, and the questions for this vaccine answered no.
   await dialog.getByLabel('Temperature (°C)').fill('36.7')
-  for (const q of ['Fever (38.0 °C or more) or a low temperature (35.5 °C or less)?', 'A moderate or severe acute illness, or a chronic one getting worse?', 'Abnormal heart or lung sounds?', 'Abnormal consciousness (drowsy, irritable, convulsing)?']) {
+  for (const q of ['Fever (38.0 °C or more) or a low temperature (35.5 °C or less)?', 'A moderate or severe acute illness, or a chronic one getting worse?', 'Abnormal heart or lung sounds?', 'Abnormal consciousness (drowsy, irritable, convulsing)?', 'A severe reaction (anaphylaxis, or another reaction of grade III or worse) after an earlier dose of a vaccine with the same antigens?']) {
     await dialog.getByRole('group', { name: q }).getByText('No', { exact: true }).click()
   }
   expect(await findings(page, '[role="dialog"]')).toEqual([])
@@ -65,7 +65,7 @@ test('a nurse gives the due dose on a child’s chart; it is on the record and t
   await expect(dose).toContainText('Lot E2E-LOT-1')
   await expect(dose).toContainText('Given by E2E nurse')
   // The screening is stored with the dose and read back on it.
-  await dose.getByText('Screening before the dose: 4 answers, 0 yes').click()
+  await dose.getByText('Screening before the dose: 5 answers, 0 yes').click()
   await expect(dose.getByTestId('screening-summary')).toContainText('Abnormal heart or lung sounds? No')
   await expect(row).not.toContainText(`${next!.dose_number} of ${next!.doses}`)
   expect(await findings(page, '[data-testid="immunisations"]')).toEqual([])

@@ -8,12 +8,18 @@ import { Tag } from '../../light/Tag'
 import { SCREENING_QUESTIONS, type Reaction, type Screening } from './api/types'
 import styles from './immunisations.module.css'
 
-/** The screening before a dose, as answered: a summary line that opens to each answer. Nothing when nothing was asked. */
+/** The screening before a dose, as answered: a summary line that opens to each answer; a dose given here with none is marked not screened. */
 export function ScreeningSummary({ s }: { s: Screening | undefined }) {
   const { t, i18n } = useTranslation()
-  if (!s) return null
-  const answered = SCREENING_QUESTIONS.filter((q) => s[q] !== null && s[q] !== undefined)
-  if (!answered.length && s.temperature_c == null) return null
+  const answered = SCREENING_QUESTIONS.filter((q) => s?.[q] !== null && s?.[q] !== undefined)
+  if (!s || (!answered.length && s.temperature_c == null)) {
+    // Saved before the screening was asked, or through the API without it: the record says so.
+    return (
+      <Tag color="red" data-testid="not-screened">
+        {t('immunisations.notScreened')}
+      </Tag>
+    )
+  }
   const yes = answered.filter((q) => s[q])
   const temperature = s.temperature_c == null ? '' : `${new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(s.temperature_c)} °C`
   return (

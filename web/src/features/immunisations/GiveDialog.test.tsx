@@ -20,6 +20,12 @@ function fillLot(dialog: HTMLElement) {
   const expiry = within(dialog).getByLabelText('Lot expiry')
   fireEvent.input(expiry, { target: { value: '2030-06-30' } })
   fireEvent.blur(expiry)
+  // The questions every dose is asked, answered no (a dose is not saved unscreened).
+  for (const q of ['A moderate or severe acute illness, or a chronic one getting worse?', 'Abnormal heart or lung sounds?', 'Abnormal consciousness (drowsy, irritable, convulsing)?',
+    'A severe reaction (anaphylaxis, or another reaction of grade III or worse) after an earlier dose of a vaccine with the same antigens?', 'Fever (38.0 °C or more) or a low temperature (35.5 °C or less)?']) {
+    const no = within(within(dialog).getByRole('group', { name: q })).getByRole('radio', { name: 'No' })
+    if (!(no as HTMLInputElement).checked) fireEvent.click(no)
+  }
 }
 
 async function choose(dialog: HTMLElement, typed: string, name: string) {
@@ -212,6 +218,19 @@ describe('GiveDialog', () => {
     fireEvent.input(within(dialog).getByLabelText('Lot number'), { target: { value: 'AB123' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     expect(await within(dialog).findByText("Enter the lot's expiry date.")).toBeTruthy()
+    expect(saves(sent)).toHaveLength(0)
+  })
+
+  it('does not save a dose unscreened: each question every dose is asked says so under it', async () => {
+    const { sent } = await renderScreen(<GiveDialog patientId={9} onClose={() => {}} />, { me: user(['record immunisations']), api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations/check': { findings: [] } } })
+    const dialog = screen.getByRole('dialog', { name: 'Give a dose' })
+    await choose(dialog, 'Engerix', 'Engerix-B (paediatric)')
+    fireEvent.input(within(dialog).getByLabelText('Lot number'), { target: { value: 'AB123' } })
+    fireEvent.input(within(dialog).getByLabelText('Lot expiry'), { target: { value: '2030-06-30' } })
+    // A temperature answers the fever question; the other four are still to be answered.
+    fireEvent.input(within(dialog).getByLabelText('Temperature (°C)'), { target: { value: '36.6' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await within(dialog).findAllByText('Answer yes or no: every dose is screened for this.')).toHaveLength(4)
     expect(saves(sent)).toHaveLength(0)
   })
 

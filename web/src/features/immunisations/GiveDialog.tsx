@@ -24,7 +24,7 @@ import { useRecordImmunisation } from './api/recordImmunisation'
 import { NEEDS_OVERRIDE, SCREENING_QUESTIONS, type Finding, type RecordInput } from './api/types'
 import { ImmunisationDialog } from './Dialogs'
 import { antigenNames, blankInput, defaultSite, FindingNotes, today, VaccinePicker } from './parts'
-import { answerOf, badTemperature, ScreeningFields, temperatureOf, unanswered, type Answers } from './ScreeningFields'
+import { answerOf, badTemperature, ScreeningFields, temperatureOf, unanswered, type Answers, unscreened } from './ScreeningFields'
 import styles from './immunisations.module.css'
 
 interface GiveForm {
@@ -75,6 +75,7 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', birthDate,
       lot: (v) => (v.trim() ? undefined : t('immunisations.lotRequired')),
       expiry: (v) => (v ? undefined : t('immunisations.expiryRequired')),
       temperature: (v) => (badTemperature(v, lang) ? t('immunisations.temperatureRange') : undefined),
+      answers: (a, all) => (unscreened(a, all.temperature).length ? t('immunisations.screeningRequired') : undefined),
       occurred_on: (v) => (v ? undefined : t('immunisations.dateRequired')),
       dose_number: (v) => (!v.trim() || /^\d{1,2}$/.test(v.trim()) ? undefined : t('immunisations.doseNumberFormat')),
     },
@@ -182,6 +183,7 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', birthDate,
         temperature={v.temperature}
         onTemperature={(text) => form.set('temperature', text)}
         temperatureError={form.errors.temperature}
+        missing={form.errors.answers ? unscreened(v.answers, v.temperature) : []}
         findings={findings}
       />
       <FindingNotes findings={findings} field="other" />

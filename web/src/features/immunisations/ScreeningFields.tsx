@@ -18,6 +18,13 @@ export const unanswered = (): Answers => Object.fromEntries(SCREENING_QUESTIONS.
 
 export const answerOf = (a: Answer) => (a === 'yes' ? true : a === 'no' ? false : null)
 
+/** The questions every dose is asked (QĐ 1575/QĐ-BYT; the server's CoreScreening): answered yes or no, never left unasked. */
+export const CORE_SCREENING: ScreeningQuestion[] = ['fever', 'acute_illness', 'abnormal_heart_lung', 'abnormal_consciousness', 'previous_severe_reaction']
+
+/** The core questions not answered (a fever is answered by a temperature typed too). */
+export const unscreened = (answers: Answers, temperature: string): ScreeningQuestion[] =>
+  CORE_SCREENING.filter((q) => answers[q] === 'unknown' && !(q === 'fever' && temperature.trim()))
+
 /** The temperature typed, in °C (a comma or a point), or null when none or not a number. */
 export function temperatureOf(text: string, lang: string): number | null {
   if (!text.trim()) return null
@@ -32,9 +39,10 @@ export function badTemperature(text: string, lang: string) {
   return c === null || c < 30 || c > 44
 }
 
-export function ScreeningFields({ vaccine, answers, onAnswer, temperature, onTemperature, temperatureError, findings }: { vaccine: Vaccine | undefined; answers: Answers; onAnswer(q: ScreeningQuestion, a: Answer): void; temperature: string; onTemperature(text: string): void; temperatureError?: string; findings: Finding[] }) {
+export function ScreeningFields({ vaccine, answers, onAnswer, temperature, onTemperature, temperatureError, missing = [], findings }: { vaccine: Vaccine | undefined; answers: Answers; onAnswer(q: ScreeningQuestion, a: Answer): void; temperature: string; onTemperature(text: string): void; temperatureError?: string; missing?: ScreeningQuestion[]; findings: Finding[] }) {
   const { t } = useTranslation()
-  const first = questionsFor(vaccine)
+  // Every dose's questions first, then the vaccine's own, then the rest.
+  const first = [...CORE_SCREENING, ...questionsFor(vaccine).filter((q) => !CORE_SCREENING.includes(q))]
   const rest = SCREENING_QUESTIONS.filter((q) => !first.includes(q))
   const question = (q: ScreeningQuestion) => (
     <div key={q} className={styles.question}>
@@ -43,6 +51,8 @@ export function ScreeningFields({ vaccine, answers, onAnswer, temperature, onTem
         look="button"
         size="small"
         value={answers[q]}
+        required={CORE_SCREENING.includes(q)}
+        error={missing.includes(q) ? t('immunisations.screeningRequired') : undefined}
         onChange={(a) => onAnswer(q, a)}
         options={(['yes', 'no', 'unknown'] as const).map((a) => ({ value: a, label: t(`immunisations.answer.${a}`) }))}
       />
