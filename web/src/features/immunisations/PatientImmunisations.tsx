@@ -19,6 +19,7 @@ import { useCatalogue } from './api/getCatalogue'
 import { useImmunisations } from './api/getImmunisations'
 import type { Catalogue, Evaluation, ImmunisationRecord, Reaction } from './api/types'
 import { ElsewhereDialog, ExclusionDialog, InErrorDialog } from './Dialogs'
+import { CardDialog } from './CardDialog'
 import { ReactionLine, ScreeningSummary } from './DoseDetails'
 import { ReactionDialog, ReactionInErrorDialog } from './ReactionDialog'
 import { GiveDialog } from './GiveDialog'
@@ -26,7 +27,7 @@ import { ForecastTable } from './ForecastTable'
 import { antigenNames } from './parts'
 import styles from './immunisations.module.css'
 
-type Open = { kind: 'give'; vaccine?: string } | { kind: 'elsewhere' | 'exclusion' } | { kind: 'reaction' | 'error'; r: ImmunisationRecord } | { kind: 'reactionError'; x: Reaction } | null
+type Open = { kind: 'give'; vaccine?: string } | { kind: 'elsewhere' | 'exclusion' | 'card' } | { kind: 'reaction' | 'error'; r: ImmunisationRecord } | { kind: 'reactionError'; x: Reaction } | null
 
 const REASONS = ['too_early', 'too_close', 'not_needed', 'expired', 'wrong_vaccine', 'product_age', 'live_interval', 'low_weight']
 
@@ -190,6 +191,9 @@ export function PatientImmunisations({ patientId }: { patientId: number }) {
             <Button size="small" onClick={() => setOpen({ kind: 'exclusion' })}>
               {t('immunisations.exclusion')}
             </Button>
+            <Button size="small" onClick={() => setOpen({ kind: 'card' })}>
+              {t('immunisations.cardPrint')}
+            </Button>
           </div>
         )
       }
@@ -243,6 +247,7 @@ export function PatientImmunisations({ patientId }: { patientId: number }) {
       {open?.kind === 'give' && <GiveDialog patientId={patientId} vaccine={open.vaccine} birthDate={data.data?.birth_date} onClose={close} />}
       {open?.kind === 'elsewhere' && <ElsewhereDialog patientId={patientId} onClose={close} />}
       {open?.kind === 'exclusion' && <ExclusionDialog patientId={patientId} onClose={close} />}
+      {open?.kind === 'card' && <CardDialog patientId={patientId} onClose={close} />}
       {open?.kind === 'reaction' && <ReactionDialog patientId={patientId} r={open.r} onClose={close} />}
       {open?.kind === 'error' && <InErrorDialog patientId={patientId} r={open.r} onClose={close} />}
       {open?.kind === 'reactionError' && <ReactionInErrorDialog patientId={patientId} x={open.x} onClose={close} />}
