@@ -150,13 +150,27 @@ export function ExclusionDialog({ patientId, onClose }: { patientId: number; onC
 /** Marks an entry entered in error (the wrong child, the wrong vaccine), for a reason; an entry changed meanwhile is read again. */
 export function InErrorDialog({ patientId, r, onClose }: { patientId: number; r: ImmunisationRecord; onClose(): void }) {
   const { t } = useTranslation()
-  const toast = useToast()
   const mark = useMarkInError(patientId)
-  const form = useForm({ reason: '' }, { reason: (v) => (v.trim() ? undefined : t('immunisations.reasonRequired')) })
   const what = r.vaccine_name || r.antigen_name || r.vaccine || r.antigen
+  return (
+    <ReasonDialog
+      title={t('immunisations.inErrorTitle', { what, date: formatDay(r.occurred_on) })}
+      hint={t('immunisations.inErrorHint')}
+      busy={mark.isPending}
+      mark={(reason) => mark.mutateAsync({ r, reason })}
+      onClose={onClose}
+    />
+  )
+}
+
+/** Asks why something is marked entered in error and marks it: a reason is needed; one changed meanwhile (409) is read again and said so. */
+export function ReasonDialog({ title, hint, busy, mark, onClose }: { title: string; hint: string; busy: boolean; mark(reason: string): Promise<unknown>; onClose(): void }) {
+  const { t } = useTranslation()
+  const toast = useToast()
+  const form = useForm({ reason: '' }, { reason: (v) => (v.trim() ? undefined : t('immunisations.reasonRequired')) })
   const submit = async () => {
     try {
-      await mark.mutateAsync({ r, reason: form.values.reason.trim() })
+      await mark(form.values.reason.trim())
       toast.success(t('immunisations.inErrorDone'))
       onClose()
     } catch (e) {
@@ -170,8 +184,8 @@ export function InErrorDialog({ patientId, r, onClose }: { patientId: number; r:
     }
   }
   return (
-    <ImmunisationDialog title={t('immunisations.inErrorTitle', { what, date: formatDay(r.occurred_on) })} okText={t('immunisations.inErrorOk')} danger busy={mark.isPending} form={form} onSubmit={submit} onClose={onClose}>
-      <p className={styles.paragraph}>{t('immunisations.inErrorHint')}</p>
+    <ImmunisationDialog title={title} okText={t('immunisations.inErrorOk')} danger busy={busy} form={form} onSubmit={submit} onClose={onClose}>
+      <p className={styles.paragraph}>{hint}</p>
       <Field label={t('immunisations.reasonLabel')} required error={form.errors.reason}>
         {(c) => <TextArea {...c} rows={2} maxLength={500} value={form.values.reason} onChange={(e) => form.set('reason', e.target.value)} />}
       </Field>

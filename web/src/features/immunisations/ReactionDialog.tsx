@@ -6,7 +6,6 @@
 // as it is ticked, and the chart marks one not yet reported. A reaction recorded by mistake is
 // marked entered in error with a reason.
 import { useTranslation } from 'react-i18next'
-import { ApiError } from '../../lib/api'
 import { showFieldErrors } from '../../lib/formErrors'
 import { formatDay } from '../../lib/time'
 import { Alert } from '../../light/Alert'
@@ -21,7 +20,7 @@ import { useCatalogue } from './api/getCatalogue'
 import { useMarkReactionInError } from './api/markReactionInError'
 import { useRecordReaction } from './api/recordReaction'
 import { OUTCOMES, type ImmunisationRecord, type Reaction, type ReactionInput } from './api/types'
-import { ImmunisationDialog } from './Dialogs'
+import { ImmunisationDialog, ReasonDialog } from './Dialogs'
 import { today } from './parts'
 import styles from './immunisations.module.css'
 
@@ -105,30 +104,15 @@ export function ReactionDialog({ patientId, r, onClose }: { patientId: number; r
 /** Marks a reaction entered in error (recorded against the wrong dose or child), for a reason; one changed meanwhile is read again. */
 export function ReactionInErrorDialog({ patientId, x, onClose }: { patientId: number; x: Reaction; onClose(): void }) {
   const { t } = useTranslation()
-  const toast = useToast()
   const mark = useMarkReactionInError(patientId)
-  const form = useForm({ reason: '' }, { reason: (v) => (v.trim() ? undefined : t('immunisations.reasonRequired')) })
   const what = t(`immunisations.reaction.${x.reaction}`, { defaultValue: x.reaction })
-  const submit = async () => {
-    try {
-      await mark.mutateAsync({ x, reason: form.values.reason.trim() })
-      toast.success(t('immunisations.inErrorDone'))
-      onClose()
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 409) {
-        toast.warning(e.message || t('immunisations.stale'))
-        onClose()
-        return
-      }
-      showFieldErrors(e, form.fail, toast.error)
-    }
-  }
   return (
-    <ImmunisationDialog title={t('immunisations.inErrorTitle', { what, date: formatDay(x.onset_on) })} okText={t('immunisations.inErrorOk')} danger busy={mark.isPending} form={form} onSubmit={submit} onClose={onClose}>
-      <p className={styles.paragraph}>{t('immunisations.reactionInErrorHint')}</p>
-      <Field label={t('immunisations.reasonLabel')} required error={form.errors.reason}>
-        {(c) => <TextArea {...c} rows={2} maxLength={500} value={form.values.reason} onChange={(e) => form.set('reason', e.target.value)} />}
-      </Field>
-    </ImmunisationDialog>
+    <ReasonDialog
+      title={t('immunisations.inErrorTitle', { what, date: formatDay(x.onset_on) })}
+      hint={t('immunisations.reactionInErrorHint')}
+      busy={mark.isPending}
+      mark={(reason) => mark.mutateAsync({ x, reason })}
+      onClose={onClose}
+    />
   )
 }
