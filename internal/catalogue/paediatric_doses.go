@@ -166,24 +166,7 @@ func FindStrength(text string) (Strength, bool) {
 	if len(amounts) > 1 && !combined.MatchString(text[amounts[0][1]:amounts[1][0]]) || fraction.MatchString(text) {
 		return Strength{}, false
 	}
-	n, err := strconv.ParseFloat(strings.Replace(m[1], ",", ".", 1), 64)
-	if err != nil {
-		return Strength{}, false
-	}
-	switch strings.ToLower(m[2]) {
-	case "g", "г", "克":
-		n *= 1000
-	case "mcg", "мкг", "微克":
-		n /= 1000
-	}
-	out := Strength{Mg: n}
-	if m[4] != "" {
-		out.PerML = 1
-		if m[3] != "" {
-			out.PerML, _ = strconv.ParseFloat(strings.Replace(m[3], ",", ".", 1), 64)
-		}
-	}
-	return out, n > 0 && out.PerML >= 0
+	return strengthOf(m)
 }
 
 // Strength is a medicine's amount of its first ingredient: Mg in each unit (a tablet) or in
@@ -199,11 +182,21 @@ func ReadStrength(s string) (Strength, bool) {
 	if m == nil {
 		return Strength{}, false
 	}
-	n, _ := strconv.ParseFloat(strings.Replace(m[1], ",", ".", 1), 64)
-	switch m[2] {
-	case "g":
+	return strengthOf(m)
+}
+
+// strengthOf is the strength a match of strengthPattern or strengthInText holds: the amount
+// (m[1]) in its unit (m[2], mg, g or mcg in any of the four languages) and, for a liquid (m[4]),
+// the millilitres it is in (m[3], 1 when not written).
+func strengthOf(m []string) (Strength, bool) {
+	n, err := strconv.ParseFloat(strings.Replace(m[1], ",", ".", 1), 64)
+	if err != nil {
+		return Strength{}, false
+	}
+	switch strings.ToLower(m[2]) {
+	case "g", "г", "克":
 		n *= 1000
-	case "mcg":
+	case "mcg", "мкг", "微克":
 		n /= 1000
 	}
 	out := Strength{Mg: n}
