@@ -62,18 +62,34 @@ func mustReadScreeningRules() []screeningRule {
 // dose); the others are asked where they concern the vaccine.
 var CoreScreening = []string{"fever", "acute_illness", "abnormal_heart_lung", "abnormal_consciousness", "previous_severe_reaction"}
 
-// asked reports whether core question q was answered, yes or no.
-func (s Screening) asked(q string) bool {
-	for _, c := range []struct {
-		name string
-		a    *bool
-	}{{"fever", s.Fever}, {"acute_illness", s.AcuteIllness}, {"abnormal_heart_lung", s.AbnormalHeartLung},
-		{"abnormal_consciousness", s.AbnormalConsciousness}, {"previous_severe_reaction", s.PreviousSevereReaction}} {
-		if c.name == q {
-			return c.a != nil
-		}
+// asked reports whether question q was answered, yes or no.
+func (s Screening) asked(q string) bool { return s.field(q) != nil }
+
+// field is question q's answer (nil: not asked).
+func (s Screening) field(q string) *bool {
+	switch q {
+	case "fever":
+		return s.Fever
+	case "acute_illness":
+		return s.AcuteIllness
+	case "abnormal_heart_lung":
+		return s.AbnormalHeartLung
+	case "abnormal_consciousness":
+		return s.AbnormalConsciousness
+	case "previous_severe_reaction":
+		return s.PreviousSevereReaction
+	case "intussusception":
+		return s.Intussusception
+	case "blood_products_recent":
+		return s.BloodProductsRecent
+	case "immunosuppressant_stopped_recent":
+		return s.ImmunosuppressantStoppedRecent
+	case "weight_under_2000g":
+		return s.WeightUnder2000g
+	case "tuberculin_negative":
+		return s.TuberculinNegative
 	}
-	return false
+	return nil
 }
 
 // answer reads a question of the screening by its JSON name: answered yes, and whether there is
@@ -83,24 +99,9 @@ func (s Screening) answer(question string) (bool, bool) {
 	case "fever":
 		t := s.TemperatureC
 		return yes(s.Fever) || t != nil && (*t >= feverFrom || *t <= hypothermiaTo), true
-	case "acute_illness":
-		return yes(s.AcuteIllness), true
-	case "abnormal_heart_lung":
-		return yes(s.AbnormalHeartLung), true
-	case "abnormal_consciousness":
-		return yes(s.AbnormalConsciousness), true
-	case "previous_severe_reaction":
-		return yes(s.PreviousSevereReaction), true
-	case "intussusception":
-		return yes(s.Intussusception), true
-	case "blood_products_recent":
-		return yes(s.BloodProductsRecent), true
-	case "immunosuppressant_stopped_recent":
-		return yes(s.ImmunosuppressantStoppedRecent), true
-	case "weight_under_2000g":
-		return yes(s.WeightUnder2000g), true
-	case "tuberculin_negative":
-		return yes(s.TuberculinNegative), true
+	case "acute_illness", "abnormal_heart_lung", "abnormal_consciousness", "previous_severe_reaction", "intussusception",
+		"blood_products_recent", "immunosuppressant_stopped_recent", "weight_under_2000g", "tuberculin_negative":
+		return yes(s.field(question)), true
 	}
 	return false, false
 }
