@@ -190,12 +190,29 @@ type doseRow struct {
 }
 
 // catchupRow is one row of catchup.tsv: a first dose at or after from makes the series the
-// rows doses (by the schedule's dose numbers), interval apart when given.
+// rows doses (by the schedule's dose numbers), interval apart when given. A row with without
+// set is not a late start: while that antigen is contraindicated, a child who had fewer doses
+// than the first one the row leaves out before the contraindication began has the row's
+// shorter series, each later dose due its interval after the one before (Russia's АДС-анатоксин
+// course of two and a booster when pertussis vaccine may not be given).
 type catchupRow struct {
-	from     age
-	doses    []int
-	interval *age
-	source   string
+	from    age
+	doses   []int
+	without string
+	// intervals: by dose number, the interval before each dose but the first (one value in the
+	// table: the same before each).
+	intervals map[int]age
+	source    string
+}
+
+// leftOut is the first of the schedule's doses the row's series leaves out (0: none).
+func (cr catchupRow) leftOut(rows []doseRow) int {
+	for _, r := range rows {
+		if !slices.Contains(cr.doses, r.dose) {
+			return r.dose
+		}
+	}
+	return 0
 }
 
 var (
@@ -621,7 +638,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
-	if err := ct.require("schedule", "antigen", "first_from", "doses", "interval", "source"); err != nil {
+	if err := ct.require("schedule", "antigen", "first_from", "doses", "interval", "without", "source"); err != nil {
 		return nil, err
 	}
 	for i, r := range ct.rows {
@@ -631,12 +648,12 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 		if len(rows) == 0 {
 			return nil, fmt.Errorf("%s: the schedule has no such antigen", where)
 		}
-		cr := catchupRow{source: ct.get(r, "source")}
+		cr := catchupRow{source: ct.get(r, "source"), without: ct.get(r, "without"), intervals: map[int]age{}}
 		if cr.from, err = parseAge(ct.get(r, "first_from")); err != nil {
 			return nil, fmt.Errorf("%s: first_from: %w", where, err)
 		}
-		if cr.interval, err = optAge(ct.get(r, "interval")); err != nil {
-			return nil, fmt.Errorf("%s: interval: %w", where, err)
+		if _, ok := c.antigenBy[cr.without]; cr.without != "" && !ok {
+			return nil, fmt.Errorf("%s: without: no antigen %q", where, cr.without)
 		}
 		for _, d := range list(ct.get(r, "doses")) {
 			n, err := strconv.Atoi(d)
@@ -645,8 +662,20 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 			}
 			cr.doses = append(cr.doses, n)
 		}
+		if iv := list(ct.get(r, "interval")); len(iv) > 0 {
+			if len(iv) != 1 && len(iv) != len(cr.doses)-1 {
+				return nil, fmt.Errorf("%s: interval: one, or one before each dose but the first", where)
+			}
+			for k, n := range cr.doses[1:] {
+				v, err := parseAge(iv[min(k, len(iv)-1)])
+				if err != nil {
+					return nil, fmt.Errorf("%s: interval: %w", where, err)
+				}
+				cr.intervals[n] = v
+			}
+		}
 		prev := c.catchup[s][a]
-		if len(prev) > 0 && !prev[len(prev)-1].from.less(cr.from) {
+		if len(prev) > 0 && cr.without == "" && prev[len(prev)-1].without == "" && !prev[len(prev)-1].from.less(cr.from) {
 			return nil, fmt.Errorf("%s: first_from out of order", where)
 		}
 		c.catchup[s][a] = append(prev, cr)

@@ -198,17 +198,11 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 	}
 
 	// The doses of each antigen, in date order.
-	type given struct {
-		id        int64
-		on        time.Time
-		vaccine   string
-		lowWeight bool
-	}
 	sorted := slices.Clone(doses)
 	slices.SortStableFunc(sorted, func(a, b Dose) int {
 		return cmp.Or(cmp.Compare(a.On, b.On), cmp.Compare(a.ID, b.ID))
 	})
-	byAntigen := map[string][]given{}
+	byAntigen := map[string][]onRecord{}
 	var unplanned []string
 	// Live injectable vaccines not given the same day must be 28 days apart, else the later
 	// does not count.
@@ -241,7 +235,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			}
 			// Only a dose before 1 month of age is discounted for the weight: from then a medically
 			// stable baby responds whatever it weighs (ACIP 2018; China NIP 2021: 满1月龄后).
-			byAntigen[a] = append(byAntigen[a], given{d.ID, on, d.Vaccine, d.LowWeight && a == lowWeightAntigen && on.Before(lowWeightRestart.after(birth))})
+			byAntigen[a] = append(byAntigen[a], onRecord{d.ID, on, d.Vaccine, d.LowWeight && a == lowWeightAntigen && on.Before(lowWeightRestart.after(birth))})
 		}
 	}
 
@@ -268,7 +262,8 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		// after its age.
 		series := p.rows
 		i, counted, skipped := 0, 0, 0
-		var catchInterval *age
+		var catchIntervals map[int]age
+		dueAfterInterval := false // the series' later doses are due their interval after the one before
 		ref := later(today, p.rows[0].minAge.after(birth))
 		for _, g := range gs {
 			if !g.on.Before(p.rows[0].minAge.after(birth).AddDate(0, 0, -grace)) {
@@ -276,17 +271,26 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 				break
 			}
 		}
-		for _, cr := range c.catchup[p.schedule][a] {
-			if !ref.Before(cr.from.after(birth)) {
-				series = nil
-				for _, n := range cr.doses {
-					for _, r := range p.rows {
-						if r.dose == n {
-							series = append(series, r)
-						}
+		pick := func(cr catchupRow) {
+			series = nil
+			for _, n := range cr.doses {
+				for _, r := range p.rows {
+					if r.dose == n {
+						series = append(series, r)
 					}
 				}
-				catchInterval = cr.interval
+			}
+			catchIntervals = cr.intervals
+		}
+		for _, cr := range c.catchup[p.schedule][a] {
+			if cr.without == "" && !ref.Before(cr.from.after(birth)) {
+				pick(cr)
+			}
+		}
+		for _, cr := range c.catchup[p.schedule][a] {
+			if cr.without != "" && len(series) == len(p.rows) && c.withoutApplies(cr, p.rows, gs, excl, today) {
+				pick(cr)
+				dueAfterInterval = true
 			}
 		}
 		if len(series) == 0 {
@@ -305,8 +309,8 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			}
 		}
 		interval := func(r doseRow, first bool) age {
-			if catchInterval != nil && !first {
-				return *catchInterval
+			if iv, ok := catchIntervals[r.dose]; ok && !first {
+				return iv
 			}
 			return r.minInterval
 		}
@@ -461,8 +465,11 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			earliest = later(earliest, interval(r, counted == 0).after(prev))
 		}
 		due := later(r.dueAge.after(birth), earliest)
+		if dueAfterInterval && hasPrev {
+			due = earliest
+		}
 		overdue := due.AddDate(0, 0, overdueDays)
-		if r.overdueAge != nil {
+		if r.overdueAge != nil && !(dueAfterInterval && hasPrev) {
 			if o := r.overdueAge.after(birth); o.After(due) {
 				overdue = o
 			}
@@ -604,6 +611,38 @@ func (c *Catalogue) carriesExcluded(v, a string, excl []Exclusion, t time.Time, 
 		return false
 	}
 	return slices.ContainsFunc(c.vaccines[vi].Antigens, func(o string) bool { return o != a && excluded(excl, o, kind, t) })
+}
+
+// onRecord is a dose on the record as the forecast reads it for one antigen.
+type onRecord struct {
+	id        int64
+	on        time.Time
+	vaccine   string
+	lowWeight bool
+}
+
+// withoutApplies says whether a catch-up row's shorter series without an antigen is this
+// child's: the antigen is contraindicated today and fewer doses than the first one the row
+// leaves out were given before the contraindication began (a child who had all three АКДС
+// doses before it keeps the full series: АДС-анатоксин instruction).
+func (c *Catalogue) withoutApplies(cr catchupRow, rows []doseRow, gs []onRecord, excl []Exclusion, today time.Time) bool {
+	if !excluded(excl, cr.without, "contraindicated", today) {
+		return false
+	}
+	began := today
+	for _, e := range excl {
+		if from, ok := parseDay(e.From); ok && e.Antigen == cr.without && e.Kind == "contraindicated" && from.Before(began) {
+			began = from
+		}
+	}
+	before := 0
+	for _, g := range gs {
+		if g.on.Before(began) {
+			before++
+		}
+	}
+	n := cr.leftOut(rows)
+	return n > 0 && before < n
 }
 
 // excluded says whether a refusal or contraindication of kind holds for antigen on day t.
