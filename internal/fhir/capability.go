@@ -161,8 +161,8 @@ func (h *Handler) capabilities(w http.ResponseWriter, r *http.Request) {
 		if kind == "Immunization" {
 			res.Documentation = "Each record of the immunisation record (id the record's): a dose given here (primarySource true, performer the " +
 				"Practitioner who gave it, location the clinic), a dose given elsewhere (primarySource false, reportOrigin record, jurisdiction or " +
-				"recall for a card, a registry or the parent's word), or a refusal or contraindication (status not-done, statusReason v3 ActReason " +
-				"PATOBJ or MEDPREC with the reason as text). vaccineCode carries the product's CVX and ATC codes and its name; site and route are " +
+				"recall for a card, a registry or the parent's word), or a refusal, contraindication or deferral (status not-done, statusReason v3 ActReason " +
+				"PATOBJ or MEDPREC with the reason as text; a deferral's day to come back in a note). vaccineCode carries the product's CVX and ATC codes and its name; site and route are " +
 				"v3 ActSite and RouteOfAdministration codes where they map, words otherwise; protocolApplied, for each antigen the patient's forecast " +
 				"counts the dose for, the schedule (series), the antigen (targetDisease in the clinic's system " + systemAntigen + "), the dose it counts " +
 				"as and the series' doses, and a note for each antigen it does not count for (too early, too close, too late, not needed). A reaction after a dose is " +

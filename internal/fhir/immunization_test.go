@@ -116,6 +116,9 @@ func TestFHIRImmunizations(t *testing.T) {
 		refused := c.immunise(t, kid, map[string]any{"kind": "refused", "antigen": vax.Antigens[0], "occurred_on": day(3), "reason": "The parents declined"})
 		contra := c.immunise(t, kid, map[string]any{"kind": "contraindicated", "antigen": vax.Antigens[0], "occurred_on": day(4), "reason": "Chemotherapy",
 			"until_on": day(9)})
+		back := born.AddDate(0, 6, 7).Format(time.DateOnly)
+		deferred := c.immunise(t, kid, map[string]any{"kind": "deferred", "antigen": vax.Antigens[0], "occurred_on": day(6), "reason": "Fever 38.5",
+			"until_on": back})
 		wrong := c.immunise(t, kid, map[string]any{"vaccine": vax.Key, "occurred_on": day(5), "given_by": doc, "status": "entered_in_error",
 			"error_reason": "Wrong child"})
 		theirs := c.immunise(t, c.patientID, map[string]any{"vaccine": vax.Key, "occurred_on": "2020-01-02"})
@@ -127,7 +130,7 @@ func TestFHIRImmunizations(t *testing.T) {
 		for _, res := range entries(get(t, api, p, http.StatusOK)) {
 			all[res["id"].(string)] = res
 		}
-		if got := slices.Sorted(maps.Keys(all)); !slices.Equal(got, slices.Sorted(slices.Values([]string{id(given), id(elsewhere), id(refused), id(contra), id(wrong)}))) {
+		if got := slices.Sorted(maps.Keys(all)); !slices.Equal(got, slices.Sorted(slices.Values([]string{id(given), id(elsewhere), id(refused), id(contra), id(deferred), id(wrong)}))) {
 			t.Fatalf("the child's immunizations: %v", got)
 		}
 		js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
@@ -175,9 +178,10 @@ func TestFHIRImmunizations(t *testing.T) {
 			}
 		}
 		for rec, w := range map[int64][]string{
-			refused: {`"status":"not-done"`, `"statusReason":{"coding":[{"code":"PATOBJ","display":"patient objection","system":"http://terminology.hl7.org/CodeSystem/v3-ActReason"}]`, `"text":"The parents declined"`},
-			contra:  {`"status":"not-done"`, `"code":"MEDPREC"`, `"text":"Chemotherapy"`, `Contraindicated until ` + day(9)},
-			wrong:   {`"status":"entered-in-error"`, `"Entered in error: Wrong child"`},
+			refused:  {`"status":"not-done"`, `"statusReason":{"coding":[{"code":"PATOBJ","display":"patient objection","system":"http://terminology.hl7.org/CodeSystem/v3-ActReason"}]`, `"text":"The parents declined"`},
+			contra:   {`"status":"not-done"`, `"code":"MEDPREC"`, `"text":"Chemotherapy"`, `Contraindicated until ` + day(9)},
+			deferred: {`"status":"not-done"`, `"code":"MEDPREC"`, `"text":"Fever 38.5"`, `Deferred until ` + back, `"doseNumberString":"not given"`},
+			wrong:    {`"status":"entered-in-error"`, `"Entered in error: Wrong child"`},
 		} {
 			for _, s := range w {
 				if got := js(all[id(rec)]); !strings.Contains(got, s) {
@@ -188,7 +192,7 @@ func TestFHIRImmunizations(t *testing.T) {
 
 		// Searches: status, date, _id, vaccine code; another patient's never.
 		searches := map[string][]string{
-			"&status=not-done":                        {id(refused), id(contra)},
+			"&status=not-done":                        {id(refused), id(contra), id(deferred)},
 			"&status=entered-in-error":                {id(wrong)},
 			"&status=completed":                       {id(given), id(elsewhere)},
 			"&date=" + day(2):                         {id(given)},
@@ -220,7 +224,7 @@ func TestFHIRImmunizations(t *testing.T) {
 				path = relative(t, l)
 			}
 		}
-		if !slices.Equal(walked, []string{id(given), id(elsewhere), id(refused), id(contra), id(wrong)}) {
+		if !slices.Equal(walked, []string{id(given), id(elsewhere), id(refused), id(contra), id(deferred), id(wrong)}) {
 			t.Errorf("paged: %v", walked)
 		}
 		// Read, and read at its version; a reaction's dose read alone.
@@ -246,7 +250,7 @@ func TestFHIRImmunizations(t *testing.T) {
 			t.Errorf("included: %s", got)
 		}
 		b = get(t, api, "/fhir/R4/Patient?_id="+id(kid)+"&_revinclude=Immunization:patient", http.StatusOK)
-		if got := len(ids(b)); got != 6 {
+		if got := len(ids(b)); got != 7 {
 			t.Errorf("revincluded: %v", ids(b))
 		}
 
@@ -256,7 +260,7 @@ func TestFHIRImmunizations(t *testing.T) {
 			kinds[e["resourceType"].(string)]++
 		}
 		schedules := len(immunisation.Default().Schedules("en")) > 0
-		if kinds["Immunization"] != 5 || (schedules && kinds["ImmunizationRecommendation"] != 1) {
+		if kinds["Immunization"] != 6 || (schedules && kinds["ImmunizationRecommendation"] != 1) {
 			t.Errorf("$everything: %v", kinds)
 		}
 		// A bulk export of the patients carries them too.

@@ -230,6 +230,12 @@ func toImmunization(x immunisation.Recorded, lang string) Immunization {
 		if x.UntilOn != "" {
 			m.Note = append(m.Note, Annotation{Text: "Contraindicated until " + x.UntilOn})
 		}
+	case "deferred":
+		// Not given today for a passing reason the screening found (a fever): not done for a
+		// medical precaution, to come back on until_on.
+		m.Status = "not-done"
+		m.StatusReason = &CodeableConcept{Coding: []Coding{{System: systemActReason, Code: "MEDPREC", Display: "medical precaution"}}, Text: x.Reason}
+		m.Note = append(m.Note, Annotation{Text: "Deferred until " + x.UntilOn})
 	}
 	m.PrimarySource = &here
 	if x.Kind == "given" {
@@ -271,7 +277,7 @@ func toImmunization(x immunisation.Recorded, lang string) Immunization {
 	// A refusal or contraindication of one antigen: its vaccineCode is CVX's nearest
 	// (107 DTaP for pertussis alone), so the antigen is said, coded, as the target disease
 	// (integrator's re-review: a pertussis refusal is not a DTaP refusal).
-	if (x.Kind == "refused" || x.Kind == "contraindicated") && x.Vaccine == "" && x.Antigen != "" {
+	if (x.Kind == "refused" || x.Kind == "contraindicated" || x.Kind == "deferred") && x.Vaccine == "" && x.Antigen != "" {
 		m.ProtocolApplied = []ImmunizationProtocol{{TargetDisease: []CodeableConcept{antigenConcept(x.Antigen, lang)}, DoseNumberString: "not given"}}
 	}
 	for _, rx := range x.Reactions {

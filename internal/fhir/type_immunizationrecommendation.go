@@ -46,7 +46,7 @@ var forecastStatuses = map[string]Coding{
 
 // forecastStatusText is each status in words.
 var forecastStatusText = map[string]string{"upcoming": "Not yet due", "due": "Due", "overdue": "Overdue", "complete": "Complete",
-	"aged_out": "Past the age for it", "refused": "Refused", "contraindicated": "Contraindicated"}
+	"aged_out": "Past the age for it", "refused": "Refused", "contraindicated": "Contraindicated", "deferred": "Deferred (due from the day to come back)"}
 
 // dateCriteria are the forecast's dates as LOINC codes them (R4's
 // immunization-recommendation-date-criterion value set).

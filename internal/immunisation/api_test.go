@@ -1,6 +1,7 @@
 package immunisation_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -199,6 +200,12 @@ func TestRecordRefusesBadInput(t *testing.T) {
 			{"refusal without a reason", map[string]any{"kind": "refused", "antigen": "measles", "occurred_on": day(-10), "reason": " "}, "reason"},
 			{"contraindication until a bad date", map[string]any{"kind": "contraindicated", "antigen": "measles", "occurred_on": day(-10), "reason": "chemotherapy", "until_on": "soon"}, "until_on"},
 			{"contraindication ending before it began", map[string]any{"kind": "contraindicated", "antigen": "measles", "occurred_on": day(-10), "reason": "chemotherapy", "until_on": day(-20)}, "until_on"},
+			{"deferral without a day to come back", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever 38.6"}, "until_on"},
+			{"deferral to its own day", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever 38.6", "until_on": day(0)}, "until_on"},
+			{"deferral for more than 90 days", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever 38.6", "until_on": day(91)}, "until_on"},
+			{"deferral of nothing", map[string]any{"kind": "deferred", "occurred_on": day(0), "reason": "fever 38.6", "until_on": day(7)}, "antigen"},
+			{"deferral without a reason", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "", "until_on": day(7)}, "reason"},
+			{"deferral with a temperature of 45 °C", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever", "until_on": day(7), "screening": map[string]any{"temperature_c": 45}}, "screening.temperature_c"},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				r := s.nurse.Do("POST", s.path(s.patientID), c.in)
@@ -792,6 +799,11 @@ func TestScreeningIsStoredWithTheDose(t *testing.T) {
 		if !slices.Equal(passed.Overridden, []string{"screening_fever"}) {
 			t.Errorf("a doctor past a fever: %+v", passed)
 		}
+		// The check runs before the screening is finished: a fever typed is found at once.
+		if got := codes(apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(s.patientID)+"/check", map[string]any{"kind": "given", "vaccine": "ipv",
+			"occurred_on": day(0), "screening": map[string]any{"temperature_c": 38.6}}).Findings); !strings.Contains(got, "screening_fever:stop") {
+			t.Errorf("38.6 °C, the other questions not yet answered: %s", got)
+		}
 		// The check asks for neither the lot nor its expiry.
 		if r := s.nurse.Do("POST", s.path(s.patientID)+"/check", dose("hib", day(0), "lot", "", "expiry", "")); r.Status != http.StatusOK {
 			t.Errorf("check without a lot: %d %s", r.Status, r.Body)
@@ -927,6 +939,65 @@ func TestLowWeightHepatitisBIsReadFromTheScreening(t *testing.T) {
 		}
 		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM immunisation_due WHERE patient_id = $1 AND antigen = 'hepb' AND dose_number = 1", baby); n != 1 {
 			t.Errorf("the due list's hepatitis B row: %d rows at dose 1", n)
+		}
+	})
+}
+
+// TestADeferralIsARecordOfItsOwn: a dose deferred at screening (QĐ 1575/QĐ-BYT's "tạm
+// hoãn") keeps the screening that found it and a day to come back; the forecast and the due
+// list say the dose is deferred and due from that day; the check at giving before it warns.
+func TestADeferralIsARecordOfItsOwn(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		s.birth = day(-70) // 10 weeks: the first DTP-containing dose is due
+		child := s.newPatient(t, "Lan", "female", "none")
+		type rec struct {
+			ID        int64          `json:"id"`
+			Kind      string         `json:"kind"`
+			UntilOn   string         `json:"until_on"`
+			Antigen   string         `json:"antigen"`
+			Screening map[string]any `json:"screening"`
+		}
+		saved := apitest.Do[rec](t, s.nurse, http.StatusCreated, "POST", s.path(child), map[string]any{"kind": "deferred", "vaccine": "dtwp_hepb_hib",
+			"occurred_on": day(0), "until_on": day(7), "reason": "Fever 38.6 °C", "screening": map[string]any{"temperature_c": 38.6, "acute_illness": true}})
+		if saved.Kind != "deferred" || saved.UntilOn != day(7) || saved.Screening["temperature_c"] != 38.6 || saved.Screening["acute_illness"] != true {
+			t.Fatalf("saved: %+v", saved)
+		}
+		var got map[string]any
+		r := s.doctor.Do("GET", s.path(child), nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("read: %d %s", r.Status, r.Body)
+		}
+		if err := json.Unmarshal(r.Body, &got); err != nil {
+			t.Fatal(err)
+		}
+		recs := got["forecast"].(map[string]any)["recommendations"].([]any)
+		seen := 0
+		for _, x := range recs {
+			m := x.(map[string]any)
+			switch m["antigen"] {
+			case "diphtheria", "pertussis", "hib", "hepb":
+				seen++
+				if m["status"] != "deferred" || m["due_on"] != day(7) {
+					t.Errorf("%s: %v", m["antigen"], m)
+				}
+			}
+		}
+		if seen != 4 {
+			t.Errorf("deferred antigens: %d in %v", seen, recs)
+		}
+		// The check before the day to come back warns, with the reason.
+		fs := apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(child)+"/check", dose("dtwp_hepb_hib", day(0))).Findings
+		if c := codes(fs); !strings.Contains(c, "deferred:warn") || !strings.Contains(fs[0].Message+fs[len(fs)-1].Message, "Fever 38.6") {
+			t.Errorf("check before the day: %+v", fs)
+		}
+		// A vaccine sharing none of its antigens is not concerned.
+		if c := codes(apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(child)+"/check", dose("rv1", day(0))).Findings); strings.Contains(c, "deferred") {
+			t.Errorf("rotavirus checked against a DTP deferral: %s", c)
+		}
+		// The due list holds the child from the day to come back.
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM immunisation_due WHERE patient_id = $1 AND antigen = 'diphtheria' AND due_on = $2`, child, day(7)); n != 1 {
+			t.Errorf("due row on the day to come back: %d", n)
 		}
 	})
 }

@@ -57,9 +57,9 @@ func (s DueSettings) withDefaults() DueSettings {
 }
 
 // open says whether a recommendation is a dose still to give (not complete, aged out,
-// refused or contraindicated).
+// refused or contraindicated): a deferred one is, from its day to come back.
 func open(r Recommendation) bool {
-	return r.Status == "upcoming" || r.Status == "due" || r.Status == "overdue"
+	return r.Status == StatusUpcoming || r.Status == StatusDue || r.Status == StatusOverdue || r.Status == StatusDeferred
 }
 
 // forecastOf is the forecast of a child's record as of asOf under the clinic's schedules:

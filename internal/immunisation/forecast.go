@@ -115,6 +115,8 @@ const (
 	StatusAgedOut         = "aged_out"
 	StatusRefused         = "refused"
 	StatusContraindicated = "contraindicated"
+	// StatusDeferred: a deferral's day to come back is still to come (the dose is due from it).
+	StatusDeferred = "deferred"
 )
 
 // Reasons a dose does not count.
@@ -432,6 +434,8 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			// The series done, the dose comes round again: due a repeat after the last.
 			rec.DoseNumber, rec.Source = counted+1, last.source
 			earliest, due := last.repeatMin.after(prev), last.repeat.after(prev)
+			back, _ := deferredTo(excl, a, prev)
+			earliest, due = later(earliest, back), later(due, back)
 			overdue := due.AddDate(0, 0, overdueDays)
 			rec.EarliestOn, rec.DueOn, rec.OverdueOn = day(earliest), day(due), day(overdue)
 			latest := latestOf(last.maxAge)
@@ -439,7 +443,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 				rec.LatestOn = day(latest)
 			}
 			agedOut := today.After(latest) || earliest.After(latest)
-			rec.Status = status(excl, a, today, earliest, due, overdue, agedOut)
+			rec.Status = status(excl, a, today, due, overdue, back, agedOut)
 			if agedOut {
 				rec.EarliestOn, rec.DueOn, rec.OverdueOn = "", "", ""
 			}
@@ -464,6 +468,12 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		if hasPrev {
 			earliest = later(earliest, interval(r, counted == 0).after(prev))
 		}
+		since := time.Time{}
+		if hasPrev {
+			since = prev
+		}
+		back, _ := deferredTo(excl, a, since)
+		earliest = later(earliest, back)
 		due := later(r.dueAge.after(birth), earliest)
 		if dueAfterInterval && hasPrev {
 			due = earliest
@@ -517,7 +527,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			rec.LatestOn = day(latest)
 		}
 		agedOut := today.After(latest) || earliest.After(latest)
-		rec.Status = status(excl, a, today, earliest, due, overdue, agedOut)
+		rec.Status = status(excl, a, today, due, overdue, back, agedOut)
 		if agedOut {
 			rec.EarliestOn, rec.DueOn, rec.OverdueOn = "", "", ""
 			rec.Vaccines = all // nothing is due: the products that give the antigen
@@ -561,8 +571,31 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 	return f
 }
 
-// status is a recommendation's status on day today.
-func status(excl []Exclusion, antigen string, today, earliest, due, overdue time.Time, agedOut bool) string {
+// deferredTo is the latest day to come back of the deferrals of antigen recorded on or after
+// since (the last valid dose: a deferral of an earlier dose is spent): the next dose is given
+// from it (QĐ 1575/QĐ-BYT: "tạm hoãn tiêm chủng").
+func deferredTo(excl []Exclusion, antigen string, since time.Time) (time.Time, bool) {
+	var back time.Time
+	found := false
+	for _, e := range excl {
+		if e.Antigen != antigen || e.Kind != KindDeferred {
+			continue
+		}
+		from, ok := parseDay(e.From)
+		until, ok2 := parseDay(e.Until)
+		if !ok || !ok2 || from.Before(since) {
+			continue
+		}
+		if !found || until.After(back) {
+			back, found = until, true
+		}
+	}
+	return back, found
+}
+
+// status is a recommendation's status on day today (back: the day a deferral said to come
+// back, zero when none).
+func status(excl []Exclusion, antigen string, today, due, overdue, back time.Time, agedOut bool) string {
 	switch {
 	case excluded(excl, antigen, "contraindicated", today):
 		return StatusContraindicated
@@ -570,6 +603,8 @@ func status(excl []Exclusion, antigen string, today, earliest, due, overdue time
 		return StatusRefused
 	case agedOut:
 		return StatusAgedOut
+	case today.Before(back):
+		return StatusDeferred
 	case today.Before(due):
 		// Not yet due, though it may be given from earliest (a catch-up's due day is its
 		// earliest): a child is not on the due list months before the schedule's age.

@@ -995,3 +995,25 @@ func TestForecastProductsOfTheDose(t *testing.T) {
 			recs: []wantRec{{antigen: "diphtheria", dose: 4, first: "dtwp"}}},
 	})
 }
+
+func TestForecastDeferral(t *testing.T) {
+	vn := []string{"vn_epi"}
+	deferred := func(antigen, from, until string) Exclusion {
+		return Exclusion{Antigen: antigen, Kind: KindDeferred, From: from, Until: until}
+	}
+	runCases(t, Default(), []fcase{
+		{name: "deferred for a fever: due from the day to come back", cite: "QĐ 1575/QĐ-BYT: tạm hoãn tiêm chủng",
+			schedules: vn, asOf: "2025-03-15", excl: []Exclusion{deferred("diphtheria", "2025-03-15", "2025-03-22")},
+			recs: []wantRec{{antigen: "diphtheria", dose: 1, earliest: "2025-03-22", due: "2025-03-22", st: "deferred"}, {antigen: "pertussis", st: "due", due: "2025-03-15"}}},
+		{name: "the day to come back: due", cite: "QĐ 1575/QĐ-BYT",
+			schedules: vn, asOf: "2025-03-22", excl: []Exclusion{deferred("diphtheria", "2025-03-15", "2025-03-22")},
+			recs: []wantRec{{antigen: "diphtheria", dose: 1, due: "2025-03-22", st: "due"}}},
+		{name: "a deferral before the last dose is spent", cite: "the next dose keeps its interval from the dose given",
+			schedules: vn, given: []given{{"dtwp_hepb_hib", "2025-03-25"}}, asOf: "2025-04-01",
+			excl: []Exclusion{deferred("diphtheria", "2025-03-15", "2025-03-22")},
+			recs: []wantRec{{antigen: "diphtheria", dose: 2, earliest: "2025-04-22", st: "upcoming"}}},
+		{name: "a refusal outweighs a deferral", cite: "a family's choice",
+			schedules: vn, asOf: "2025-03-16", excl: []Exclusion{deferred("diphtheria", "2025-03-15", "2025-03-22"), {Antigen: "diphtheria", Kind: "refused", From: "2025-03-16"}},
+			recs: []wantRec{{antigen: "diphtheria", st: "refused"}}},
+	})
+}

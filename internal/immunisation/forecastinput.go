@@ -28,8 +28,8 @@ type harm struct {
 var contraindicatingReactions = []string{"anaphylaxis"}
 
 // forecastInput is a record's doses and exclusions as the forecast reads them: every dose given
-// here or elsewhere; each refusal and contraindication (one naming a product only excludes each
-// of its antigens); and each antigen of a dose after which an anaphylaxis was recorded,
+// here or elsewhere; each refusal, contraindication and deferral (one naming a product only
+// excludes each of its antigens); and each antigen of a dose after which an anaphylaxis was recorded,
 // contraindicated from the reaction's day, for good.
 func forecastInput(cat interface {
 	Vaccine(key, lang string) (Vaccine, bool)
@@ -41,7 +41,7 @@ func forecastInput(cat interface {
 		case KindGiven, KindElsewhere:
 			doses = append(doses, Dose{ID: r.ID, Vaccine: r.Vaccine, On: r.On, LowWeight: r.LowWeight})
 			vaccineOf[r.ID] = r.Vaccine
-		case KindRefused, KindContraindicated:
+		case KindRefused, KindContraindicated, KindDeferred:
 			antigens := []string{r.Antigen}
 			if r.Antigen == "" {
 				v, _ := cat.Vaccine(r.Vaccine, "en")

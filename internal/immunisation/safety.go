@@ -2,6 +2,7 @@ package immunisation
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/csv"
@@ -33,10 +34,12 @@ const (
 	FindExpiredLot       = "expired_lot"
 	FindContraindicated  = "contraindicated"
 	FindRefused          = "refused"
-	FindTooEarly         = "too_early"
-	FindTooClose         = "too_close"
-	FindTooLate          = "too_late" // past the series' maximum age (rotavirus): added to the contract's codes
-	FindDuplicateToday   = "duplicate_today"
+	// FindDeferred: a deferral of the vaccine's antigens says to come back on a later day.
+	FindDeferred       = "deferred"
+	FindTooEarly       = "too_early"
+	FindTooClose       = "too_close"
+	FindTooLate        = "too_late" // past the series' maximum age (rotavirus): added to the contract's codes
+	FindDuplicateToday = "duplicate_today"
 	// An anaphylaxis recorded after an earlier dose sharing an antigen (stop); a seizure or a
 	// hypotonic-hyporesponsive episode after a pertussis-containing dose (warn: a precaution
 	// for the next pertussis dose, ACIP General Best Practice Guidelines, Table 4-1).
@@ -306,6 +309,14 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 				duplicate = true
 				add(FindDuplicateToday, SeverityStop, "immunisation.finding.duplicate_today", v.Name, shownDay(lang, day))
 			}
+		case KindDeferred:
+			// A deferral whose day to come back is still to come (a fever that has passed sooner):
+			// a warning, passed with a reason.
+			if r.OccurredOn > day || r.UntilOn <= day || !sharesAntigen(cat, r, v) {
+				continue
+			}
+			add(FindDeferred, SeverityWarn, "immunisation.finding.deferred", cmp.Or(r.VaccineName, antigens[r.Antigen], r.Antigen, r.Vaccine),
+				shownDay(lang, r.OccurredOn), shownDay(lang, r.UntilOn), r.Reason)
 		case KindContraindicated, KindRefused:
 			if !slices.Contains(v.Antigens, r.Antigen) || r.OccurredOn > day || r.UntilOn != "" && r.UntilOn < day {
 				continue
@@ -416,6 +427,16 @@ func reactionFindings(cat vaccines, v Vaccine, f facts, lang string, add func(co
 			add(FindPreviousReaction, SeverityWarn, "immunisation.finding.previous_reaction", v.Name, before.Name, shownDay(lang, r.OccurredOn))
 		}
 	}
+}
+
+// sharesAntigen says whether a record (its antigen, or its vaccine's antigens) concerns one
+// of vaccine v's antigens.
+func sharesAntigen(cat vaccines, r Record, v Vaccine) bool {
+	if r.Antigen != "" {
+		return slices.Contains(v.Antigens, r.Antigen)
+	}
+	rv, ok := cat.Vaccine(r.Vaccine, "en")
+	return ok && slices.ContainsFunc(rv.Antigens, func(a string) bool { return slices.Contains(v.Antigens, a) })
 }
 
 // shownDay is a calendar day as a finding's reader writes it (01.05.2026, 2026年5月1日,

@@ -35,8 +35,11 @@ const (
 	KindElsewhere       = "elsewhere"
 	KindRefused         = "refused"
 	KindContraindicated = "contraindicated"
-	StatusCompleted     = "completed"
-	StatusInError       = "entered_in_error"
+	// KindDeferred: not given today for a passing reason the screening found (a fever, an acute
+	// illness): to come back on until_on (QĐ 1575/QĐ-BYT's "tạm hoãn tiêm chủng").
+	KindDeferred    = "deferred"
+	StatusCompleted = "completed"
+	StatusInError   = "entered_in_error"
 )
 
 // The contract's lists: where a dose goes, which reactions are recorded (the routes are the
@@ -47,7 +50,7 @@ var (
 	Sources   = []string{"card", "registry", "parent"}
 	// Outcomes of a reaction: the WHO AEFI reporting form's.
 	Outcomes = []string{"recovered", "recovering", "not_recovered", "recovered_with_sequelae", "died", "unknown"}
-	kinds    = []string{KindGiven, KindElsewhere, KindRefused, KindContraindicated}
+	kinds    = []string{KindGiven, KindElsewhere, KindRefused, KindContraindicated, KindDeferred}
 	severity = []string{"mild", "moderate", "severe"}
 )
 
@@ -55,6 +58,10 @@ const (
 	maxText     = 200  // lot, performer, place, reported_to
 	maxLongText = 2000 // reason, note, description
 	maxDose     = 10
+	// maxDeferralDays: the latest return day of a deferral after its day. A fever or an acute
+	// illness passes within weeks (QĐ 1575/QĐ-BYT: "tạm hoãn" until it has); a longer wait is a
+	// contraindication with an end day.
+	maxDeferralDays = 90
 )
 
 // vaccines is what the record reads of the catalogue (Catalogue; a test's own in tests).
@@ -281,6 +288,15 @@ func validDate(s string) bool {
 	return err == nil
 }
 
+// addDays is day d plus n days (d as YYYY-MM-DD; d itself when it is not a day).
+func addDays(d string, n int) string {
+	t, err := time.Parse(time.DateOnly, d)
+	if err != nil {
+		return d
+	}
+	return t.AddDate(0, 0, n).Format(time.DateOnly)
+}
+
 func oneLine(s string) bool { return !strings.ContainsAny(s, "\r\n\t") && !httpjson.HasBidiControl(s) }
 
 // clean trims in and checks what it can without the database.
@@ -327,9 +343,9 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 		}
 		in.Antigen, in.UntilOn = "", ""
 	} else {
-		if in.Antigen == "" {
+		if in.Antigen == "" && (in.Kind != KindDeferred || in.Vaccine == "") {
 			v.Add("antigen", "validation.required")
-		} else if !slices.ContainsFunc(cat.Antigens("en"), func(a Antigen) bool { return a.Key == in.Antigen }) {
+		} else if in.Antigen != "" && !slices.ContainsFunc(cat.Antigens("en"), func(a Antigen) bool { return a.Key == in.Antigen }) {
 			v.Add("antigen", "immunisation.unknown_antigen")
 		}
 		if in.Reason == "" {
@@ -340,10 +356,18 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 				v.Add("vaccine", "immunisation.unknown_vaccine")
 			}
 		}
-		if in.UntilOn != "" && !validDate(in.UntilOn) {
+		switch {
+		case in.UntilOn == "" && in.Kind == KindDeferred:
+			v.Add("until_on", "immunisation.return_day_required")
+		case in.UntilOn != "" && !validDate(in.UntilOn):
 			v.Add("until_on", "validation.date_format")
-		} else if in.UntilOn != "" && in.UntilOn < in.OccurredOn {
+		case in.Kind == KindDeferred && in.UntilOn <= in.OccurredOn:
+			v.Add("until_on", "immunisation.return_day_after")
+		case in.UntilOn != "" && in.UntilOn < in.OccurredOn:
 			v.Add("until_on", "immunisation.until_before")
+		case in.Kind == KindDeferred && in.UntilOn > addDays(in.OccurredOn, maxDeferralDays):
+			// A reason that lasts longer is a contraindication with an end day, a doctor's to write.
+			v.Add("until_on", "immunisation.deferral_too_long")
 		}
 		in.DoseNumber, in.Lot, in.Expiry, in.Site, in.Route = nil, "", "", "", ""
 	}
@@ -369,10 +393,16 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 		// The screening QĐ 1575/QĐ-BYT asks before every dose: its core questions answered yes or
 		// no, never left unasked (a dose saved unscreened could not show it was screened: the
 		// nurse's re-read). A fever is answered by the temperature measured too.
+		// The check runs as the form is filled, before every question is answered.
 		for _, q := range CoreScreening {
-			if !in.Screening.asked(q) && !(q == "fever" && in.Screening.TemperatureC != nil) {
+			if !in.checking && !in.Screening.asked(q) && !(q == "fever" && in.Screening.TemperatureC != nil) {
 				v.Add("screening."+q, "immunisation.screening_required")
 			}
+		}
+		in.Source, in.Place, in.Performer = "", "", ""
+	case KindDeferred:
+		if t := in.Screening.TemperatureC; t != nil && (*t < minTemperature || *t > maxTemperature) {
+			v.Add("screening.temperature_c", "immunisation.bad_temperature")
 		}
 		in.Source, in.Place, in.Performer = "", "", ""
 	case KindElsewhere:
@@ -382,7 +412,7 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 	default:
 		in.Source, in.Place, in.Performer = "", "", ""
 	}
-	if in.Kind != KindGiven { // the screening is asked before a dose given here only
+	if in.Kind != KindGiven && in.Kind != KindDeferred { // the screening is asked before a dose given here (a deferral keeps what it found)
 		in.Screening = Screening{}
 	}
 	for field, text := range map[string]string{"lot": in.Lot, "performer": in.Performer, "place": in.Place} {

@@ -48,7 +48,7 @@ type Dose struct {
 // empty: for good (a contraindication) or until recorded otherwise (a refusal).
 type Exclusion struct {
 	Antigen string
-	Kind    string // "refused" or "contraindicated"
+	Kind    string // "refused", "contraindicated" or "deferred" (Until: the day to come back)
 	From    string
 	Until   string
 }
@@ -88,7 +88,8 @@ type Recommendation struct {
 	LatestOn   string `json:"latest_on,omitempty"` // past it the dose is no longer given
 	// Status as of the day asked: upcoming (before the due day; it may be given from
 	// earliest), due (due..overdue), overdue (from overdue to latest), complete, aged_out
-	// (past latest, or it cannot be given by then), refused, contraindicated.
+	// (past latest, or it cannot be given by then), refused, contraindicated, deferred (a
+	// deferral's return day is still to come: the dose is due from it).
 	Status string `json:"status"`
 	// Vaccines: the products for this dose — those its row names first, then the others that
 	// count for it — that the child is of an age for on the due day.

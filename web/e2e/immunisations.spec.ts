@@ -70,3 +70,48 @@ test('a nurse gives the due dose on a child’s chart; it is on the record and t
   await expect(row).not.toContainText(`${next!.dose_number} of ${next!.doses}`)
   expect(await findings(page, '[data-testid="immunisations"]')).toEqual([])
 })
+
+// The nurse's review: a fever at the screening defers the dose ("tạm hoãn"), recorded with the
+// screening and a day to come back; the forecast says the dose is deferred and due from then.
+test('a fever at the screening defers the dose to a day to come back', async ({ page }) => {
+  await authenticate(page, 'receptionist')
+  const made = await api(page, 'post', '/api/patients', { first_name: 'Minh', last_name: `Baby-${unique()}`, birth_date: day(-75), sex: 'male', history: { allergy_status: 'none' } })
+  expect(made.status()).toBe(201)
+  const child = (await made.json()) as { id: number; mrn: string }
+  await authenticate(page, 'nurse')
+  const read = (await (await api(page, 'get', `/api/patients/${child.id}/immunisations`)).json()) as { forecast: { recommendations: Recommendation[] } }
+  const next = read.forecast.recommendations.find((r) => ['due', 'overdue'].includes(r.status) && r.vaccines.length > 0 && r.antigen !== 'tb')!
+  const catalogue = (await (await api(page, 'get', '/api/immunisation/catalogue')).json()) as { vaccines: { key: string; name: string }[]; antigens: { key: string; name: string }[] }
+  const vaccine = catalogue.vaccines.find((v) => v.key === next.vaccines[0])!
+  const antigen = catalogue.antigens.find((a) => a.key === next.antigen)!
+
+  await page.goto(`/masterfile/profile/${child.id}/${child.mrn}`)
+  const card = activeView(page).getByTestId('immunisations')
+  await card.getByRole('button', { name: 'Give a dose' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Give a dose' })
+  await dialog.getByRole('combobox', { name: 'Vaccine' }).fill(vaccine.name)
+  await dialog.getByRole('option', { name: vaccine.name, exact: true }).click()
+  await dialog.getByLabel('Temperature (°C)').fill('38.6')
+  // The check stops the dose for the fever; the nurse defers it instead.
+  await dialog.getByTestId('give-defer').click()
+  const defer = page.getByRole('dialog', { name: `Defer ${vaccine.name}` })
+  await expect(defer.getByLabel('Reason')).not.toHaveValue('')
+  await defer.getByLabel('Come back on').fill(day(7))
+  await defer.getByLabel('Come back on').press('Tab')
+  expect(await findings(page, '[role="dialog"]')).toEqual([])
+  await defer.getByRole('button', { name: 'Defer' }).click()
+  await expect(defer).toBeHidden()
+  await expect(dialog).toBeHidden()
+
+  const item = card.getByTestId('exclusions').getByTestId('exclusion').first()
+  await expect(item).toContainText('Deferred')
+  await expect(item).toContainText(vaccine.name)
+  await expect(item).toContainText('come back on')
+  const row = card.getByTestId('forecast').getByRole('row').filter({ hasText: antigen.name }).first()
+  await expect(row).toContainText('Deferred')
+  const after = (await (await api(page, 'get', `/api/patients/${child.id}/immunisations`)).json()) as { forecast: { recommendations: (Recommendation & { due_on: string })[] } }
+  const deferred = after.forecast.recommendations.find((r) => r.antigen === next.antigen)!
+  expect(deferred.status).toBe('deferred')
+  expect(deferred.due_on).toBe(day(7))
+  expect(await findings(page, '[data-testid="immunisations"]')).toEqual([])
+})

@@ -3587,7 +3587,7 @@ export type components = {
     ImmunisationFinding: {
       antigen?: string;
       /** @enum {string} */
-      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today" | "previous_anaphylaxis" | "previous_reaction" | "product_age" | "wrong_vaccine" | "live_interval" | "screening_fever" | "screening_acute_illness" | "screening_heart_lung" | "screening_consciousness" | "screening_severe_reaction" | "intussusception" | "blood_products" | "immunosuppressant_stopped" | "bcg_low_weight" | "hepb_low_weight" | "bcg_tuberculin";
+      code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today" | "previous_anaphylaxis" | "previous_reaction" | "product_age" | "wrong_vaccine" | "live_interval" | "screening_fever" | "screening_acute_illness" | "screening_heart_lung" | "screening_consciousness" | "screening_severe_reaction" | "intussusception" | "blood_products" | "immunosuppressant_stopped" | "bcg_low_weight" | "hepb_low_weight" | "bcg_tuberculin" | "deferred";
       /** @description In the caller's language. */
       message: string;
       /**
@@ -3606,7 +3606,7 @@ export type components = {
       findings: components["schemas"]["ImmunisationFinding"][];
     };
     ImmunisationInput: {
-      /** @description Required for refused and contraindicated. */
+      /** @description Required for refused and contraindicated; for deferred, the antigen or the vaccine. */
       antigen?: string;
       appointment_id?: number | null;
       dose_number?: number | null;
@@ -3616,7 +3616,7 @@ export type components = {
        */
       expiry?: string;
       /** @enum {string} */
-      kind: "given" | "elsewhere" | "refused" | "contraindicated";
+      kind: "given" | "elsewhere" | "refused" | "contraindicated" | "deferred";
       /** @description Required for a dose given here. */
       lot?: string;
       note?: string;
@@ -3629,9 +3629,10 @@ export type components = {
       override_reason?: string;
       performer?: string;
       place?: string;
-      /** @description Required for refused and contraindicated. */
+      /** @description Required for refused, contraindicated and deferred. */
       reason?: string;
       route?: string;
+      /** @description Asked before a dose given here (its core questions required); kept with a deferral. */
       screening?: components["schemas"]["ImmunisationScreening"];
       site?: string;
       /**
@@ -3639,7 +3640,10 @@ export type components = {
        * @enum {string}
        */
       source?: "" | "card" | "registry" | "parent";
-      /** Format: date */
+      /**
+       * Format: date
+       * @description A contraindication's end; a deferral's day to come back (required, after occurred_on, within 90 days).
+       */
       until_on?: string;
       /** @description A catalogue product: required for given and elsewhere. */
       vaccine?: string;
@@ -3692,7 +3696,7 @@ export type components = {
       given_by_name: string;
       id: number;
       /** @enum {string} */
-      kind: "given" | "elsewhere" | "refused" | "contraindicated";
+      kind: "given" | "elsewhere" | "refused" | "contraindicated" | "deferred";
       lot: string;
       note: string;
       /** Format: date */
@@ -3814,7 +3818,7 @@ export type components = {
             schedule: string;
             source: string;
             /** @enum {string} */
-            status: "upcoming" | "due" | "overdue" | "complete" | "aged_out" | "refused" | "contraindicated";
+            status: "upcoming" | "due" | "overdue" | "complete" | "aged_out" | "refused" | "contraindicated" | "deferred";
             vaccines: string[];
           })[];
       };

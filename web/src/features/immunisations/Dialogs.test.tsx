@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { axeViolations } from '../../test/axe'
 import { Refusal, renderScreen, user } from '../../test/render'
 import type { RecordInput } from './api/types'
+import { plusDays } from './DeferDialog'
 import { ElsewhereDialog, ExclusionDialog, InErrorDialog } from './Dialogs'
+import { today } from './parts'
 import { catalogue, record } from './fixtures'
 
 afterEach(cleanup)
@@ -57,7 +59,7 @@ describe('ExclusionDialog', () => {
         },
       },
     })
-    const dialog = screen.getByRole('dialog', { name: 'Refusal or contraindication' })
+    const dialog = screen.getByRole('dialog', { name: 'Refusal, contraindication or deferral' })
     fireEvent.click(within(dialog).getByRole('radio', { name: 'Contraindicated' }))
     expect(within(dialog).getByText('A medical reason not to give it (a contraindication).')).toBeTruthy()
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
@@ -73,6 +75,33 @@ describe('ExclusionDialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled())
     expect(sent[1]?.body).toMatchObject({ kind: 'contraindicated', antigen: 'measles', reason: 'Severe combined immunodeficiency', vaccine: '' })
     expect(await axeViolations(document.body)).toEqual([])
+  })
+})
+
+describe('ExclusionDialog: a deferral', () => {
+  it('asks the day to come back, after the day of the deferral', async () => {
+    const onClose = vi.fn()
+    const { sent } = await renderScreen(<ExclusionDialog patientId={9} onClose={onClose} />, {
+      me,
+      api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations': () => record(62, { kind: 'deferred' }) },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Refusal, contraindication or deferral' })
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Deferred' }))
+    await waitFor(() => expect(within(dialog).getByRole('option', { name: 'Measles' })).toBeTruthy())
+    fireEvent.change(within(dialog).getByLabelText('Antigen'), { target: { value: 'measles' } })
+    fireEvent.input(within(dialog).getByLabelText('Reason'), { target: { value: 'Acute otitis media' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await within(dialog).findByText('Choose the day to come back.')).toBeTruthy()
+    const back = within(dialog).getByLabelText('Come back on')
+    fireEvent.input(back, { target: { value: today() } })
+    fireEvent.blur(back)
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await within(dialog).findByText('The day to come back must be after the day of the deferral.')).toBeTruthy()
+    fireEvent.input(back, { target: { value: plusDays(today(), 10) } })
+    fireEvent.blur(back)
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect(sent.find((s) => s.method === 'POST')?.body).toMatchObject({ kind: 'deferred', antigen: 'measles', until_on: plusDays(today(), 10) })
   })
 })
 

@@ -91,9 +91,9 @@ export function ElsewhereDialog({ patientId, onClose }: { patientId: number; onC
   )
 }
 
-type ExclusionKind = 'refused' | 'contraindicated'
+type ExclusionKind = 'refused' | 'contraindicated' | 'deferred'
 
-/** A refusal (the parent's) or a contraindication (the doctor's) of an antigen: why, from when, until when. */
+/** A refusal (the parent's), a contraindication (the doctor's) or a deferral of an antigen: why, from when, until when (a deferral: the day to come back, required). */
 export function ExclusionDialog({ patientId, onClose }: { patientId: number; onClose(): void }) {
   const { t } = useTranslation()
   const toast = useToast()
@@ -105,7 +105,14 @@ export function ExclusionDialog({ patientId, onClose }: { patientId: number; onC
       antigen: (v) => (v ? undefined : t('immunisations.antigenRequired')),
       reason: (v) => (v.trim() ? undefined : t('immunisations.reasonRequired')),
       occurred_on: (v) => (v ? undefined : t('immunisations.dateRequired')),
-      until_on: (v, all) => (v && all.occurred_on && v < all.occurred_on ? t('immunisations.untilBeforeFrom') : undefined),
+      until_on: (v, all) =>
+        all.kind === 'deferred' && !v
+          ? t('immunisations.backOnRequired')
+          : all.kind === 'deferred' && all.occurred_on && v <= all.occurred_on
+            ? t('immunisations.backOnAfter')
+            : v && all.occurred_on && v < all.occurred_on
+              ? t('immunisations.untilBeforeFrom')
+              : undefined,
     },
   )
   const v = form.values
@@ -126,7 +133,7 @@ export function ExclusionDialog({ patientId, onClose }: { patientId: number; onC
         look="button"
         value={v.kind}
         onChange={(k) => form.set('kind', k)}
-        options={(['refused', 'contraindicated'] as const).map((k) => ({ value: k, label: t(`immunisations.kind.${k}`) }))}
+        options={(['refused', 'contraindicated', 'deferred'] as const).map((k) => ({ value: k, label: t(`immunisations.kind.${k}`) }))}
         help={t(`immunisations.kindHint.${v.kind}`)}
       />
       <Field label={t('immunisations.antigen')} required error={form.errors.antigen}>
@@ -139,9 +146,15 @@ export function ExclusionDialog({ patientId, onClose }: { patientId: number; onC
         <Field label={t('immunisations.from')} required error={form.errors.occurred_on} className={styles.wide}>
           {(c) => <DateInput {...c} className={styles.fullWidth} max={today()} value={v.occurred_on} onChange={(d) => form.set('occurred_on', d)} />}
         </Field>
-        <Field label={t('immunisations.until')} help={t('immunisations.untilHint')} error={form.errors.until_on} className={styles.wide}>
-          {(c) => <DateInput {...c} className={styles.fullWidth} clearable min={v.occurred_on || undefined} value={v.until_on} onChange={(d) => form.set('until_on', d)} />}
-        </Field>
+        {v.kind === 'deferred' ? (
+          <Field label={t('immunisations.backOn')} required help={t('immunisations.backOnHint')} error={form.errors.until_on} className={styles.wide}>
+            {(c) => <DateInput {...c} className={styles.fullWidth} min={v.occurred_on || undefined} value={v.until_on} onChange={(d) => form.set('until_on', d)} />}
+          </Field>
+        ) : (
+          <Field label={t('immunisations.until')} help={t('immunisations.untilHint')} error={form.errors.until_on} className={styles.wide}>
+            {(c) => <DateInput {...c} className={styles.fullWidth} clearable min={v.occurred_on || undefined} value={v.until_on} onChange={(d) => form.set('until_on', d)} />}
+          </Field>
+        )}
       </div>
     </ImmunisationDialog>
   )

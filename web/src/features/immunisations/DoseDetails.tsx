@@ -9,10 +9,11 @@ import { SCREENING_QUESTIONS, type Reaction, type Screening } from './api/types'
 import styles from './immunisations.module.css'
 
 /** The screening before a dose, as answered: a summary line that opens to each answer; a dose given here with none is marked not screened. */
-export function ScreeningSummary({ s }: { s: Screening | undefined }) {
+export function ScreeningSummary({ s, optional = false }: { s: Screening | undefined; /** Nothing shown when nothing was asked (a deferral recorded without a screening). */ optional?: boolean }) {
   const { t, i18n } = useTranslation()
   const answered = SCREENING_QUESTIONS.filter((q) => s?.[q] !== null && s?.[q] !== undefined)
   if (!s || (!answered.length && s.temperature_c == null)) {
+    if (optional) return null
     // Saved before the screening was asked, or through the API without it: the record says so.
     return (
       <Tag color="red" data-testid="not-screened">

@@ -26,7 +26,7 @@ interface Line extends Recommendation {
   visit?: { vaccine: string; doses: Recommendation[] }
 }
 
-const isOpen = (r: Recommendation) => ['due', 'overdue', 'upcoming'].includes(r.status)
+const isOpen = (r: Recommendation) => ['due', 'overdue', 'upcoming', 'deferred'].includes(r.status)
 
 /** The forecast's lines: the open doses grouped into visits (groupNext), a visit of several read as its most pressing dose; the rest one per antigen. */
 export function forecastLines(rows: Recommendation[], stocked: string[]): Line[] {

@@ -13,6 +13,7 @@ import { useDebounced } from '../../lib/debounce'
 import { ApiError } from '../../lib/api'
 import { showFieldErrors } from '../../lib/formErrors'
 import { Alert } from '../../light/Alert'
+import { Button } from '../../light/Button'
 import { DateInput } from '../../light/DateInput'
 import { Field } from '../../light/Field'
 import { useForm } from '../../light/form'
@@ -22,6 +23,7 @@ import { checkImmunisation, useImmunisationCheck } from './api/checkImmunisation
 import { useCatalogue } from './api/getCatalogue'
 import { useRecordImmunisation } from './api/recordImmunisation'
 import { NEEDS_OVERRIDE, SCREENING_QUESTIONS, type Finding, type RecordInput } from './api/types'
+import type { Deferral } from './DeferDialog'
 import { ImmunisationDialog } from './Dialogs'
 import { antigenNames, blankInput, defaultSite, FindingNotes, today, VaccinePicker } from './parts'
 import { answerOf, badTemperature, ScreeningFields, temperatureOf, unanswered, type Answers, unscreened } from './ScreeningFields'
@@ -59,7 +61,22 @@ export function giveInput(v: GiveForm, lang = 'en'): RecordInput {
   }
 }
 
-export function GiveDialog({ patientId, vaccine: initialVaccine = '', birthDate, onClose, appointmentId }: { patientId: number; vaccine?: string; birthDate?: string; onClose(): void; appointmentId?: number }) {
+export function GiveDialog({
+  patientId,
+  vaccine: initialVaccine = '',
+  birthDate,
+  onClose,
+  appointmentId,
+  onDefer,
+}: {
+  patientId: number
+  vaccine?: string
+  birthDate?: string
+  onClose(): void
+  appointmentId?: number
+  /** Offered when the check finds a reason not to give the dose today: the dose deferred instead, with the screening that found it. */
+  onDefer?(d: Deferral): void
+}) {
   const { t, i18n } = useTranslation()
   const lang = i18n.language
   const toast = useToast()
@@ -137,6 +154,20 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', birthDate,
     }
   }
 
+  // A reason not to give it today (a fever, an acute illness…): the dose may be deferred instead.
+  const deferrable = Boolean(onDefer && vaccine && !expired && findings.some((f) => f.severity === 'stop' || f.severity === 'warn'))
+  const defer = () =>
+    vaccine &&
+    onDefer?.({
+      vaccine: vaccine.key,
+      vaccineName: vaccine.name,
+      screening: giveInput(form.values, lang).screening,
+      reason: findings
+        .filter((f) => f.severity !== 'info')
+        .map((f) => f.message)
+        .join('; ')
+        .slice(0, 500),
+    })
   const sites = catalogue.data?.sites ?? []
   const routes = catalogue.data?.routes ?? []
   return (
@@ -193,6 +224,13 @@ export function GiveDialog({ patientId, vaccine: initialVaccine = '', birthDate,
       {stopped && !expired && (
         <div className={styles.notice}>
           <Alert type="error" title={t('immunisations.stopNeedsDoctor')} />
+        </div>
+      )}
+      {deferrable && (
+        <div className={styles.notice}>
+          <Button onClick={defer} data-testid="give-defer">
+            {t('immunisations.defer')}
+          </Button>
         </div>
       )}
       {needsReason && !expired && !stopped && (

@@ -20,6 +20,7 @@ import { useImmunisations } from './api/getImmunisations'
 import type { Catalogue, Evaluation, ImmunisationRecord, Reaction } from './api/types'
 import { ElsewhereDialog, ExclusionDialog, InErrorDialog } from './Dialogs'
 import { CardDialog } from './CardDialog'
+import { DeferDialog, type Deferral } from './DeferDialog'
 import { ReactionLine, ScreeningSummary } from './DoseDetails'
 import { ReactionDialog, ReactionInErrorDialog } from './ReactionDialog'
 import { GiveDialog } from './GiveDialog'
@@ -27,7 +28,13 @@ import { ForecastTable } from './ForecastTable'
 import { antigenNames } from './parts'
 import styles from './immunisations.module.css'
 
-type Open = { kind: 'give'; vaccine?: string } | { kind: 'elsewhere' | 'exclusion' | 'card' } | { kind: 'reaction' | 'error'; r: ImmunisationRecord } | { kind: 'reactionError'; x: Reaction } | null
+type Open =
+  | { kind: 'give'; vaccine?: string }
+  | { kind: 'elsewhere' | 'exclusion' | 'card' }
+  | { kind: 'reaction' | 'error'; r: ImmunisationRecord }
+  | { kind: 'reactionError'; x: Reaction }
+  | { kind: 'defer'; deferral: Deferral }
+  | null
 
 const REASONS = ['too_early', 'too_close', 'not_needed', 'expired', 'wrong_vaccine', 'product_age', 'live_interval', 'low_weight']
 
@@ -133,8 +140,9 @@ function ExclusionItem({ r, canWrite, onOpen }: { r: ImmunisationRecord; canWrit
   const name = r.antigen_name || r.antigen
   const head = (
     <>
-      <Tag color={r.kind === 'refused' ? 'purple' : 'magenta'}>{t(`immunisations.kind.${r.kind}`)}</Tag> <strong>{name}</strong> · {t('immunisations.fromDate', { date: formatDay(r.occurred_on) })}
-      {r.until_on ? ` · ${t('immunisations.untilDate', { date: formatDay(r.until_on) })}` : ''}
+      <Tag color={r.kind === 'refused' ? 'purple' : r.kind === 'deferred' ? 'orange' : 'magenta'}>{t(`immunisations.kind.${r.kind}`)}</Tag> <strong>{r.vaccine_name || name}</strong> ·{' '}
+      {t('immunisations.fromDate', { date: formatDay(r.occurred_on) })}
+      {r.until_on ? ` · ${t(r.kind === 'deferred' ? 'immunisations.backOnDate' : 'immunisations.untilDate', { date: formatDay(r.until_on) })}` : ''}
     </>
   )
   return (
@@ -144,6 +152,7 @@ function ExclusionItem({ r, canWrite, onOpen }: { r: ImmunisationRecord; canWrit
           <div>{inError ? <s>{head}</s> : head}</div>
           {inError && <div className={styles.errorReason}>{t('immunisations.inErrorBecause', { reason: r.error_reason })}</div>}
           <div className={styles.small}>{r.reason}</div>
+          {r.kind === 'deferred' && <ScreeningSummary s={r.screening} optional />}
           <div className={`${styles.small} ${styles.muted}`}>{t('immunisations.recordedBy', { name: r.created_by_name })}</div>
         </div>
         {canWrite && !inError && (
@@ -168,7 +177,7 @@ export function PatientImmunisations({ patientId }: { patientId: number }) {
   const close = () => setOpen(null)
   const records = data.data?.records ?? []
   const doses = records.filter((r) => r.kind === 'given' || r.kind === 'elsewhere').sort((a, b) => a.occurred_on.localeCompare(b.occurred_on) || a.id - b.id)
-  const exclusions = records.filter((r) => r.kind === 'refused' || r.kind === 'contraindicated').sort((a, b) => a.occurred_on.localeCompare(b.occurred_on) || a.id - b.id)
+  const exclusions = records.filter((r) => r.kind === 'refused' || r.kind === 'contraindicated' || r.kind === 'deferred').sort((a, b) => a.occurred_on.localeCompare(b.occurred_on) || a.id - b.id)
   const evaluations = data.data?.forecast.evaluations ?? []
   const reactions = data.data?.reactions ?? []
   const forecast = data.data?.forecast.recommendations ?? []
@@ -244,7 +253,8 @@ export function PatientImmunisations({ patientId }: { patientId: number }) {
           )}
         </>
       )}
-      {open?.kind === 'give' && <GiveDialog patientId={patientId} vaccine={open.vaccine} birthDate={data.data?.birth_date} onClose={close} />}
+      {open?.kind === 'give' && <GiveDialog patientId={patientId} vaccine={open.vaccine} birthDate={data.data?.birth_date} onClose={close} onDefer={(deferral) => setOpen({ kind: 'defer', deferral })} />}
+      {open?.kind === 'defer' && <DeferDialog patientId={patientId} deferral={open.deferral} onClose={close} />}
       {open?.kind === 'elsewhere' && <ElsewhereDialog patientId={patientId} onClose={close} />}
       {open?.kind === 'exclusion' && <ExclusionDialog patientId={patientId} onClose={close} />}
       {open?.kind === 'card' && <CardDialog patientId={patientId} onClose={close} />}

@@ -11,7 +11,7 @@ import { SCREENING_QUESTIONS, type Catalogue, type Finding, type ForecastStatus,
 import styles from './immunisations.module.css'
 
 /** The forecast's statuses in the order a nurse reads them: what is late, then what is due, then the rest. */
-export const STATUS_ORDER: ForecastStatus[] = ['overdue', 'due', 'upcoming', 'refused', 'contraindicated', 'complete', 'aged_out']
+export const STATUS_ORDER: ForecastStatus[] = ['overdue', 'due', 'deferred', 'upcoming', 'refused', 'contraindicated', 'complete', 'aged_out']
 
 /** Each status's colour; its text always goes with it. */
 export const STATUS_COLOUR: Record<ForecastStatus, TagColor> = {
@@ -22,6 +22,7 @@ export const STATUS_COLOUR: Record<ForecastStatus, TagColor> = {
   aged_out: 'default',
   refused: 'purple',
   contraindicated: 'magenta',
+  deferred: 'orange',
 }
 
 /** Today as an ISO date, in the user's time zone. */

@@ -3,7 +3,7 @@
 // reads them against the clinic's schedules. Names of antigens and vaccines come from the
 // catalogue in the user's language; everything else is a key the screens translate.
 
-export type RecordKind = 'given' | 'elsewhere' | 'refused' | 'contraindicated'
+export type RecordKind = 'given' | 'elsewhere' | 'refused' | 'contraindicated' | 'deferred'
 
 export interface Vaccine {
   key: string
@@ -98,7 +98,7 @@ export interface Evaluation {
   reason?: string
 }
 
-export type ForecastStatus = 'upcoming' | 'due' | 'overdue' | 'complete' | 'aged_out' | 'refused' | 'contraindicated'
+export type ForecastStatus = 'upcoming' | 'due' | 'overdue' | 'complete' | 'aged_out' | 'refused' | 'contraindicated' | 'deferred'
 
 export interface Recommendation {
   antigen: string
@@ -184,6 +184,7 @@ export type FindingCode =
   | 'expired_lot'
   | 'contraindicated'
   | 'refused'
+  | 'deferred'
   | 'too_early'
   | 'too_close'
   | 'too_late'
