@@ -1001,3 +1001,83 @@ func TestADeferralIsARecordOfItsOwn(t *testing.T) {
 		}
 	})
 }
+
+// TestAReactionIsFollowedUp: the report's day and to whom, and the outcome, added to a saved
+// reaction at its version (stale: 409); checked as at recording; a report's day or outcome is
+// changed, never cleared; nothing changed writes nothing; audited with what it was; its dose
+// versioned; a receptionist may not.
+func TestAReactionIsFollowedUp(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		given := apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), dose("dtap", day(-5)))
+		type reaction struct {
+			ID         int64  `json:"id"`
+			Outcome    string `json:"outcome"`
+			ReportedOn string `json:"reported_on"`
+			ReportedTo string `json:"reported_to"`
+			Version    int    `json:"version"`
+		}
+		x := apitest.Do[reaction](t, s.nurse, http.StatusCreated, "POST", fmt.Sprintf("/api/immunisations/%d/reactions", given.ID),
+			map[string]any{"onset_on": day(-4), "reaction": "seizure", "severity": "severe", "serious": true, "outcome": "recovering"})
+		path := fmt.Sprintf("/api/immunisation/reactions/%d/follow-up", x.ID)
+		doseVersion := func() int {
+			return apitest.Do[struct{ Records []record }](t, s.nurse, http.StatusOK, "GET", s.path(s.patientID), nil).Records[0].Version
+		}
+		before := doseVersion()
+		for _, c := range []struct {
+			name  string
+			in    map[string]any
+			field string
+		}{
+			{"reported before the onset", map[string]any{"reported_on": day(-5), "outcome": "recovering", "version": x.Version}, "reported_on"},
+			{"reported in the future", map[string]any{"reported_on": day(1), "outcome": "recovering", "version": x.Version}, "reported_on"},
+			{"not a date", map[string]any{"reported_on": "yesterday", "outcome": "recovering", "version": x.Version}, "reported_on"},
+			{"an outcome not on the list", map[string]any{"outcome": "better", "version": x.Version}, "outcome"},
+			{"the outcome cleared", map[string]any{"outcome": "", "version": x.Version}, "outcome"},
+			{"reported to on two lines", map[string]any{"reported_to": "District\ncentre", "outcome": "recovering", "version": x.Version}, "reported_to"},
+		} {
+			r := s.nurse.Do("POST", path, c.in)
+			if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields[c.field]) == 0 {
+				t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
+			}
+		}
+		if r := s.nurse.Do("POST", path, map[string]any{"reported_on": day(-3), "outcome": "recovered", "version": x.Version + 1}); r.Status != http.StatusConflict {
+			t.Errorf("stale version: %d %s", r.Status, r.Body)
+		}
+		if r := s.desk.Do("POST", path, map[string]any{"reported_on": day(-3), "outcome": "recovered", "version": x.Version}); r.Status != http.StatusForbidden {
+			t.Errorf("a receptionist: %d %s", r.Status, r.Body)
+		}
+		if doseVersion() != before {
+			t.Fatalf("a refused follow-up changed the dose")
+		}
+		got := apitest.Do[reaction](t, s.nurse, http.StatusOK, "POST", path, map[string]any{"reported_on": day(-3), "reported_to": "District health centre",
+			"outcome": "recovered", "version": x.Version})
+		if got.ReportedOn != day(-3) || got.ReportedTo != "District health centre" || got.Outcome != "recovered" || got.Version != x.Version+1 {
+			t.Errorf("followed up: %+v", got)
+		}
+		if doseVersion() != before+1 {
+			t.Errorf("the dose's version: %d, was %d", doseVersion(), before)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.reaction_follow_up' AND detail LIKE '%outcome "recovering" → "recovered"%'`); n != 1 {
+			t.Errorf("audited with what it was: %d", n)
+		}
+		// The same again writes nothing; the day cannot be taken back.
+		same := apitest.Do[reaction](t, s.nurse, http.StatusOK, "POST", path, map[string]any{"reported_on": day(-3), "reported_to": "District health centre",
+			"outcome": "recovered", "version": got.Version})
+		if same.Version != got.Version {
+			t.Errorf("nothing changed, yet written: %+v", same)
+		}
+		r := s.nurse.Do("POST", path, map[string]any{"reported_on": "", "outcome": "recovered", "version": got.Version})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["reported_on"]) == 0 {
+			t.Errorf("the day taken back: %d %s", r.Status, r.Body)
+		}
+		if r := s.nurse.Do("POST", "/api/immunisation/reactions/999999/follow-up", map[string]any{"version": 1}); r.Status != http.StatusNotFound {
+			t.Errorf("no reaction: %d", r.Status)
+		}
+		// A reaction entered in error is not followed up.
+		apitest.Do[reaction](t, s.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/immunisation/reactions/%d/entered-in-error", x.ID), map[string]any{"reason": "Wrong child", "version": got.Version})
+		if r := s.nurse.Do("POST", path, map[string]any{"reported_on": day(-2), "outcome": "recovered", "version": got.Version + 1}); r.Status != http.StatusConflict {
+			t.Errorf("in error: %d %s", r.Status, r.Body)
+		}
+	})
+}

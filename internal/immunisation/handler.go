@@ -30,6 +30,7 @@ func (h *Handler) Routes() []auth.Route {
 		{Method: "POST", Path: "/api/immunisations/{id}/entered-in-error", Access: write, Handler: h.enteredInError},
 		{Method: "POST", Path: "/api/immunisations/{id}/reactions", Access: write, Handler: h.addReaction},
 		{Method: "POST", Path: "/api/immunisation/reactions/{id}/entered-in-error", Access: write, Handler: h.reactionEnteredInError},
+		{Method: "POST", Path: "/api/immunisation/reactions/{id}/follow-up", Access: write, Handler: h.reactionFollowUp},
 		{Method: "GET", Path: "/api/immunisation/settings", Access: auth.Need(auth.ManageSettings), Handler: h.settings},
 		{Method: "PUT", Path: "/api/immunisation/settings", Access: auth.Need(auth.ManageSettings), SessionOnly: true, Handler: h.saveSettings},
 	}
@@ -138,6 +139,18 @@ func (h *Handler) reactionEnteredInError(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	out, err := h.Store.ReactionEnteredInError(r.Context(), auth.AuditEvent(r), id, in.Reason, in.Version)
+	httpjson.Result(w, r, http.StatusOK, out, err)
+}
+
+func (h *Handler) reactionFollowUp(w http.ResponseWriter, r *http.Request) {
+	if !viewsPatient(w, r) {
+		return
+	}
+	id, in, ok := httpjson.DecodeOn[FollowUpInput](w, r, "immunisation.reaction_not_found")
+	if !ok {
+		return
+	}
+	out, err := h.Store.ReactionFollowUp(r.Context(), auth.AuditEvent(r), id, in)
 	httpjson.Result(w, r, http.StatusOK, out, err)
 }
 

@@ -602,18 +602,7 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		if _, err := time.Parse("15:04", in.OnsetTime); in.OnsetTime != "" && (err != nil || len(in.OnsetTime) != 5) {
 			v.Add("onset_time", "validation.time_format")
 		}
-		if in.Outcome != "" && !slices.Contains(Outcomes, in.Outcome) {
-			v.Add("outcome", "validation.invalid_choice")
-		}
-		switch {
-		case in.ReportedOn == "":
-		case !validDate(in.ReportedOn):
-			v.Add("reported_on", "validation.date_format")
-		case in.ReportedOn > s.today():
-			v.Add("reported_on", "validation.date_future")
-		case in.ReportedOn < in.OnsetOn:
-			v.Add("reported_on", "immunisation.reported_before_onset")
-		}
+		s.checkReport(&v, in.OnsetOn, in.Outcome, in.ReportedOn, in.ReportedTo)
 		switch {
 		case in.OnsetOn == "":
 			v.Add("onset_on", "validation.required")
@@ -635,11 +624,6 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		}
 		if utf8.RuneCountInString(in.Description) > maxLongText {
 			v.Add("description", "validation.too_long")
-		}
-		if utf8.RuneCountInString(in.ReportedTo) > maxText {
-			v.Add("reported_to", "validation.too_long")
-		} else if !oneLine(in.ReportedTo) {
-			v.Add("reported_to", "validation.one_line")
 		}
 		if err := v.Err(); err != nil {
 			return err

@@ -226,6 +226,7 @@ var requiredAccess = map[string]string{
 	"POST /api/patients/{id}/immunisations/check":            "record immunisations",
 	"POST /api/immunisations/{id}/entered-in-error":          "record immunisations",
 	"POST /api/immunisation/reactions/{id}/entered-in-error": "record immunisations",
+	"POST /api/immunisation/reactions/{id}/follow-up":        "record immunisations",
 	"POST /api/immunisations/{id}/reactions":                 "record immunisations",
 	"GET /api/immunisation/settings":                         "manage settings",
 	"PUT /api/immunisation/settings":                         "manage settings",

@@ -115,3 +115,33 @@ test('a fever at the screening defers the dose to a day to come back', async ({ 
   expect(deferred.due_on).toBe(day(7))
   expect(await findings(page, '[data-testid="immunisations"]')).toEqual([])
 })
+
+// The nurse's review: a serious reaction is reported after it was recorded; its report's day is
+// added to the saved reaction, and the chart stops marking it unreported.
+test('the report of a serious reaction is added after it was recorded', async ({ page }) => {
+  await authenticate(page, 'receptionist')
+  const made = await api(page, 'post', '/api/patients', { first_name: 'Hoa', last_name: `Baby-${unique()}`, birth_date: day(-75), sex: 'female', history: { allergy_status: 'none' } })
+  const child = (await made.json()) as { id: number; mrn: string }
+  await authenticate(page, 'nurse')
+  const no = { fever: false, acute_illness: false, abnormal_heart_lung: false, abnormal_consciousness: false, previous_severe_reaction: false }
+  const given = await api(page, 'post', `/api/patients/${child.id}/immunisations`, { kind: 'given', vaccine: 'ipv', occurred_on: day(-2), lot: 'E2E-2', expiry: day(300), screening: no })
+  expect(given.status(), await given.text()).toBe(201)
+  const dose = (await given.json()) as { id: number }
+  const reacted = await api(page, 'post', `/api/immunisations/${dose.id}/reactions`, { onset_on: day(-2), reaction: 'seizure', severity: 'severe', serious: true, outcome: 'recovering' })
+  expect(reacted.status(), await reacted.text()).toBe(201)
+
+  await page.goto(`/masterfile/profile/${child.id}/${child.mrn}`)
+  const reaction = activeView(page).getByTestId('immunisations').getByTestId('reaction').first()
+  await expect(reaction.getByTestId('unreported')).toBeVisible()
+  await reaction.getByRole('button', { name: /Record the report or outcome/ }).click()
+  const dialog = page.getByRole('dialog', { name: /report and outcome/ })
+  await dialog.getByLabel('Reported on').fill(day(-1))
+  await dialog.getByLabel('Reported on').press('Tab')
+  await dialog.getByLabel('Reported to').fill('District health centre')
+  await dialog.getByLabel('Outcome').selectOption('recovered')
+  expect(await findings(page, '[role="dialog"]')).toEqual([])
+  await dialog.getByRole('button', { name: 'Save' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(reaction.getByTestId('unreported')).toHaveCount(0)
+  await expect(reaction).toContainText('District health centre')
+})

@@ -682,6 +682,15 @@ export type paths = {
       };
     };
   };
+  "/api/immunisation/reactions/{id}/follow-up": {
+    /** Record what was learnt of a reaction after it was recorded, at the version read: the day it was reported to the health authority and to whom, and its outcome. A report's day or an outcome once said is changed, never cleared. Nothing changed: nothing written. Its dose takes a new version. Needs view patient too. Audited with what it was. */
+    post: operations["postImmunisationReactionsByIdFollowUp"];
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+  };
   "/api/immunisation/settings": {
     /** The clinic's immunisation settings: schedules, stocked vaccines, parents' reminders, how old a weight may be for a dose by weight. */
     get: operations["getImmunisationSettings"];
@@ -8106,6 +8115,43 @@ export type operations = {
       };
       404: components["responses"]["NotFound"];
       /** @description Stale version, entered in error already, or the patient is archived. */
+      409: {
+        content: never;
+      };
+      422: components["responses"]["Invalid"];
+    };
+  };
+  /** Record what was learnt of a reaction after it was recorded, at the version read: the day it was reported to the health authority and to whom, and its outcome. A report's day or an outcome once said is changed, never cleared. Nothing changed: nothing written. Its dose takes a new version. Needs view patient too. Audited with what it was. */
+  postImmunisationReactionsByIdFollowUp: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          outcome?: "" | "recovered" | "recovering" | "not_recovered" | "recovered_with_sequelae" | "died" | "unknown";
+          /**
+           * Format: date
+           * @description Not before the onset, not in the future.
+           */
+          reported_on?: string;
+          reported_to?: string;
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        content: {
+          "application/json": components["schemas"]["ImmunisationReaction"];
+        };
+      };
+      404: components["responses"]["NotFound"];
+      /** @description Stale version, entered in error, or the patient is archived. */
       409: {
         content: never;
       };

@@ -38,7 +38,7 @@ export function ScreeningSummary({ s, optional = false }: { s: Screening | undef
   )
 }
 
-export function ReactionLine({ x, canWrite, onError }: { x: Reaction; canWrite: boolean; onError(x: Reaction): void }) {
+export function ReactionLine({ x, canWrite, onError, onFollowUp }: { x: Reaction; canWrite: boolean; onError(x: Reaction): void; onFollowUp(x: Reaction): void }) {
   const { t } = useTranslation()
   const inError = x.status === 'entered_in_error'
   const what = [t(`immunisations.reaction.${x.reaction}`, { defaultValue: x.reaction }), t(`immunisations.severity.${x.severity}`)].join(', ')
@@ -74,6 +74,9 @@ export function ReactionLine({ x, canWrite, onError }: { x: Reaction; canWrite: 
       {canWrite && !inError && (
         <>
           {' '}
+          <Button size="small" variant="text" aria-label={t('immunisations.followUpNamed', { what, date: formatDay(x.onset_on) })} onClick={() => onFollowUp(x)}>
+            {t(unreported ? 'immunisations.recordReport' : 'immunisations.followUp')}
+          </Button>{' '}
           <Button size="small" variant="dangerText" aria-label={t('immunisations.reactionInErrorNamed', { what, date: formatDay(x.onset_on) })} onClick={() => onError(x)}>
             {t('immunisations.inError')}
           </Button>

@@ -22,7 +22,7 @@ import { ElsewhereDialog, ExclusionDialog, InErrorDialog } from './Dialogs'
 import { CardDialog } from './CardDialog'
 import { DeferDialog, type Deferral } from './DeferDialog'
 import { ReactionLine, ScreeningSummary } from './DoseDetails'
-import { ReactionDialog, ReactionInErrorDialog } from './ReactionDialog'
+import { FollowUpDialog, ReactionDialog, ReactionInErrorDialog } from './ReactionDialog'
 import { GiveDialog } from './GiveDialog'
 import { ForecastTable } from './ForecastTable'
 import { antigenNames } from './parts'
@@ -32,7 +32,7 @@ type Open =
   | { kind: 'give'; vaccine?: string }
   | { kind: 'elsewhere' | 'exclusion' | 'card' }
   | { kind: 'reaction' | 'error'; r: ImmunisationRecord }
-  | { kind: 'reactionError'; x: Reaction }
+  | { kind: 'reactionError' | 'followUp'; x: Reaction }
   | { kind: 'defer'; deferral: Deferral }
   | null
 
@@ -112,7 +112,7 @@ function DoseItem({ r, evaluations, reactions, catalogue, canWrite, onOpen }: { 
           {reactions.length > 0 && (
             <ul className={styles.reactions}>
               {reactions.map((x) => (
-                <ReactionLine key={x.id} x={x} canWrite={canWrite && !inError} onError={(x) => onOpen({ kind: 'reactionError', x })} />
+                <ReactionLine key={x.id} x={x} canWrite={canWrite && !inError} onError={(x) => onOpen({ kind: 'reactionError', x })} onFollowUp={(x) => onOpen({ kind: 'followUp', x })} />
               ))}
             </ul>
           )}
@@ -261,6 +261,7 @@ export function PatientImmunisations({ patientId }: { patientId: number }) {
       {open?.kind === 'reaction' && <ReactionDialog patientId={patientId} r={open.r} onClose={close} />}
       {open?.kind === 'error' && <InErrorDialog patientId={patientId} r={open.r} onClose={close} />}
       {open?.kind === 'reactionError' && <ReactionInErrorDialog patientId={patientId} x={open.x} onClose={close} />}
+      {open?.kind === 'followUp' && <FollowUpDialog patientId={patientId} x={open.x} onClose={close} />}
     </Card>
   )
 }

@@ -4,11 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { axeViolations } from '../../test/axe'
 import { Refusal, renderScreen, user } from '../../test/render'
 import { catalogue, fever, record } from './fixtures'
-import { ReactionDialog, ReactionInErrorDialog } from './ReactionDialog'
+import { FollowUpDialog, ReactionDialog, ReactionInErrorDialog } from './ReactionDialog'
 
 afterEach(cleanup)
 
 const me = user(['record immunisations'])
+const REPORT_SERIOUS = 'Report a serious reaction within 24 hours.'
 const dose = record(2, { occurred_on: '2026-11-02' })
 
 describe('ReactionDialog', () => {
@@ -71,5 +72,46 @@ describe('ReactionInErrorDialog', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled())
     expect(sent[0]).toMatchObject({ path: '/immunisation/reactions/40/entered-in-error', body: { reason: 'Recorded against the wrong child', version: 1 } })
     expect(await screen.findByText('This record was changed by someone else. Reload it and try again.')).toBeTruthy()
+  })
+})
+
+describe('FollowUpDialog', () => {
+  it('adds the report and outcome to a saved serious reaction at its version; a report day once said is not cleared', async () => {
+    const onClose = vi.fn()
+    const seizure = { ...fever, id: 7, reaction: 'seizure', severity: 'severe' as const, serious: true, outcome: 'recovering' as const, reported_on: '', reported_to: '', version: 2 }
+    const { sent } = await renderScreen(<FollowUpDialog patientId={9} x={seizure} onClose={onClose} />, {
+      me,
+      api: { 'POST /immunisation/reactions/7/follow-up': { ...seizure, version: 3 } },
+    })
+    const dialog = screen.getByRole('dialog', { name: /report and outcome/ })
+    // Serious and not yet reported: the dialog says to report it.
+    expect(within(dialog).getByText(REPORT_SERIOUS)).toBeTruthy()
+    // The outcome said before cannot be emptied: no empty choice.
+    expect(within(within(dialog).getByLabelText('Outcome')).queryByRole('option', { name: '' })).toBeNull()
+    const on = within(dialog).getByLabelText('Reported on')
+    fireEvent.input(on, { target: { value: '2026-11-03' } })
+    fireEvent.blur(on)
+    fireEvent.input(within(dialog).getByLabelText('Reported to'), { target: { value: ' District health centre ' } })
+    fireEvent.change(within(dialog).getByLabelText('Outcome'), { target: { value: 'recovered' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect(sent[0]).toMatchObject({ method: 'POST', path: '/immunisation/reactions/7/follow-up', body: { reported_on: '2026-11-03', reported_to: 'District health centre', outcome: 'recovered', version: 2 } })
+    expect(await axeViolations(document.body)).toEqual([])
+  })
+
+  it('keeps a report day already said: it is corrected, never emptied', async () => {
+    const onClose = vi.fn()
+    const reported = { ...fever, id: 8, reported_on: '2026-11-03', version: 1 }
+    const { sent } = await renderScreen(<FollowUpDialog patientId={9} x={reported} onClose={onClose} />, { me, api: { 'POST /immunisation/reactions/8/follow-up': { ...reported, version: 2 } } })
+    const dialog = screen.getByRole('dialog', { name: /report and outcome/ })
+    const on = within(dialog).getByLabelText('Reported on')
+    // No clear button on a day already said.
+    expect(within(dialog).queryByRole('button', { name: /clear/i })).toBeNull()
+    fireEvent.input(on, { target: { value: '' } })
+    fireEvent.blur(on)
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(onClose.mock.calls.length + within(dialog).queryAllByText(/cannot be taken back/).length).toBeGreaterThan(0))
+    // Either the dialog refused it, or it kept the day: never sent empty.
+    for (const s of sent) expect((s.body as { reported_on: string }).reported_on).toBe('2026-11-03')
   })
 })

@@ -6,6 +6,7 @@
 // as it is ticked, and the chart marks one not yet reported. A reaction recorded by mistake is
 // marked entered in error with a reason.
 import { useTranslation } from 'react-i18next'
+import { ApiError } from '../../lib/api'
 import { showFieldErrors } from '../../lib/formErrors'
 import { formatDay } from '../../lib/time'
 import { Alert } from '../../light/Alert'
@@ -17,6 +18,7 @@ import { Input, Select, TextArea } from '../../light/Input'
 import { RadioGroup } from '../../light/RadioGroup'
 import { useToast } from '../../light/Toast'
 import { useCatalogue } from './api/getCatalogue'
+import { useFollowUpReaction } from './api/followUpReaction'
 import { useMarkReactionInError } from './api/markReactionInError'
 import { useRecordReaction } from './api/recordReaction'
 import { OUTCOMES, type ImmunisationRecord, type Reaction, type ReactionInput } from './api/types'
@@ -114,5 +116,60 @@ export function ReactionInErrorDialog({ patientId, x, onClose }: { patientId: nu
       mark={(reason) => mark.mutateAsync({ x, reason })}
       onClose={onClose}
     />
+  )
+}
+
+/**
+ * What was learnt of a reaction after it was saved: the day it was reported and to whom (a
+ * serious one within 24 hours, often after it was recorded), and how it ended. A report's day or
+ * an outcome once said is changed, never cleared (the server's rule); one changed meanwhile (409)
+ * is read again and said so.
+ */
+export function FollowUpDialog({ patientId, x, onClose }: { patientId: number; x: Reaction; onClose(): void }) {
+  const { t } = useTranslation()
+  const toast = useToast()
+  const save = useFollowUpReaction(patientId)
+  const form = useForm(
+    { reported_on: x.reported_on, reported_to: x.reported_to, outcome: x.outcome },
+    {
+      reported_on: (v) => (x.reported_on && !v ? t('immunisations.reportDayKept') : v && v < x.onset_on ? t('immunisations.reportedBeforeOnset') : undefined),
+      outcome: (v) => (x.outcome && !v ? t('immunisations.outcomeKept') : undefined),
+    },
+  )
+  const v = form.values
+  const submit = async () => {
+    try {
+      await save.mutateAsync({ x, f: { ...v, reported_to: v.reported_to.trim() } })
+      toast.success(t('immunisations.reactionSaved'))
+      onClose()
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) {
+        toast.warning(e.message || t('immunisations.stale'))
+        onClose()
+        return
+      }
+      showFieldErrors(e, form.fail, toast.error)
+    }
+  }
+  const what = t(`immunisations.reaction.${x.reaction}`, { defaultValue: x.reaction })
+  return (
+    <ImmunisationDialog title={t('immunisations.followUpTitle', { what, date: formatDay(x.onset_on) })} okText={t('immunisations.save')} busy={save.isPending} form={form} onSubmit={submit} onClose={onClose}>
+      {x.serious && !v.reported_on && (
+        <div className={styles.notice}>
+          <Alert type="warning" title={t('immunisations.reportSerious')} description={t('immunisations.reportSeriousHow')} />
+        </div>
+      )}
+      <div className={styles.fieldRow}>
+        <Field label={t('immunisations.reportedOnLabel')} error={form.errors.reported_on} className={styles.wide}>
+          {(c) => <DateInput {...c} className={styles.fullWidth} clearable={!x.reported_on} min={x.onset_on} max={today()} value={v.reported_on} onChange={(d) => form.set('reported_on', d)} />}
+        </Field>
+        <Field label={t('immunisations.reportedToLabel')} help={t('immunisations.reportedToHint')} error={form.errors.reported_to} className={styles.wide}>
+          {(c) => <Input {...c} maxLength={200} value={v.reported_to} onChange={(e) => form.set('reported_to', e.target.value)} />}
+        </Field>
+      </div>
+      <Field label={t('immunisations.outcomeLabel')} error={form.errors.outcome}>
+        {(c) => <Select {...c} value={v.outcome} onChange={(o) => form.set('outcome', o)} options={[...(x.outcome ? [] : [{ value: '' as const, label: '' }]), ...OUTCOMES.map((o) => ({ value: o, label: t(`immunisations.outcome.${o}`) }))]} />}
+      </Field>
+    </ImmunisationDialog>
   )
 }

@@ -1,0 +1,117 @@
+package immunisation
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"emr/internal/apperr"
+	"emr/internal/audit"
+	"emr/internal/patient"
+)
+
+// FollowUpInput is what is learnt of a reaction after it was recorded: the day it was reported
+// to the health authority and to whom, and how it ended; at the version read.
+type FollowUpInput struct {
+	ReportedOn string `json:"reported_on"`
+	ReportedTo string `json:"reported_to"`
+	Outcome    string `json:"outcome"`
+	Version    int    `json:"version"`
+}
+
+// checkReport checks a reaction's outcome and report (its day not before the onset, not in
+// the future; to whom on one line).
+func (s *Store) checkReport(v *apperr.Validation, onsetOn, outcome, reportedOn, reportedTo string) {
+	if outcome != "" && !slices.Contains(Outcomes, outcome) {
+		v.Add("outcome", "validation.invalid_choice")
+	}
+	switch {
+	case reportedOn == "":
+	case !validDate(reportedOn):
+		v.Add("reported_on", "validation.date_format")
+	case reportedOn > s.today():
+		v.Add("reported_on", "validation.date_future")
+	case reportedOn < onsetOn:
+		v.Add("reported_on", "immunisation.reported_before_onset")
+	}
+	if utf8.RuneCountInString(reportedTo) > maxText {
+		v.Add("reported_to", "validation.too_long")
+	} else if !oneLine(reportedTo) {
+		v.Add("reported_to", "validation.one_line")
+	}
+}
+
+// ReactionFollowUp records what was learnt of reaction id after it was recorded — the day it
+// was reported and to whom (a serious reaction is reported within 24 hours, often after the
+// nurse recorded it: Thông tư 34/2018/TT-BYT), and its outcome as it evolves — if version is
+// still its own (else a conflict). A report's day, once said, is not taken back (it is corrected
+// to another day, never to none); the change is audited with what it was, and the dose takes a
+// new version (FHIR's Immunization.reaction changes with it).
+func (s *Store) ReactionFollowUp(ctx context.Context, e audit.Event, id int64, in FollowUpInput) (Reaction, error) {
+	in.ReportedOn, in.ReportedTo, in.Outcome = strings.TrimSpace(in.ReportedOn), strings.TrimSpace(in.ReportedTo), strings.TrimSpace(in.Outcome)
+	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
+		list, err := s.reactions(ctx, tx, `r.id = $1`, id)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			return apperr.NotFound("immunisation.reaction_not_found")
+		}
+		x := list[0]
+		if x.Status != StatusCompleted || x.Version != in.Version {
+			return apperr.Conflict("error.conflict")
+		}
+		if err := patient.CheckActive(ctx, tx, x.PatientID); err != nil {
+			return err
+		}
+		var v apperr.Validation
+		s.checkReport(&v, x.OnsetOn, in.Outcome, in.ReportedOn, in.ReportedTo)
+		if x.ReportedOn != "" && in.ReportedOn == "" {
+			v.Add("reported_on", "immunisation.report_day_kept")
+		}
+		if x.Outcome != "" && in.Outcome == "" {
+			v.Add("outcome", "immunisation.outcome_kept")
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if in.ReportedOn == x.ReportedOn && in.ReportedTo == x.ReportedTo && in.Outcome == x.Outcome {
+			return nil // nothing learnt: nothing written
+		}
+		now := s.now().UTC()
+		res, err := tx.ExecContext(ctx, `UPDATE immunisation_reactions SET reported_on = $1, reported_to = $2, outcome = $3, version = version + 1
+			WHERE id = $4 AND version = $5 AND status = $6`, in.ReportedOn, in.ReportedTo, in.Outcome, id, in.Version, StatusCompleted)
+		if err != nil {
+			return fmt.Errorf("follow up the reaction: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return apperr.Conflict("error.conflict")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE immunisations SET version = version + 1, updated_at = $1, updated_by = $2 WHERE id = $3`,
+			now, e.Actor(), x.ImmunisationID); err != nil {
+			return fmt.Errorf("version the dose: %w", err)
+		}
+		if err := keepVersion(ctx, tx, x.ImmunisationID); err != nil {
+			return err
+		}
+		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction_follow_up", "immunisation", strconv.FormatInt(x.ImmunisationID, 10), x.PatientID, audit.Success
+		e.Detail = fmt.Sprintf("reaction %d; reported on %q → %q; reported to %q → %q; outcome %q → %q", id, x.ReportedOn, in.ReportedOn,
+			x.ReportedTo, in.ReportedTo, x.Outcome, in.Outcome)
+		return audit.Record(ctx, tx, e)
+	})
+	if err != nil {
+		return Reaction{}, err
+	}
+	list, err := s.reactions(ctx, s.DB, `r.id = $1`, id)
+	if err != nil {
+		return Reaction{}, err
+	}
+	if len(list) == 0 {
+		return Reaction{}, apperr.NotFound("immunisation.reaction_not_found")
+	}
+	return list[0], nil
+}
