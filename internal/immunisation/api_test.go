@@ -1081,3 +1081,52 @@ func TestAReactionIsFollowedUp(t *testing.T) {
 		}
 	})
 }
+
+// TestAnAnaphylaxisListsItsVaccineAmongTheAllergies: recording an anaphylaxis may list its
+// vaccine among the patient's allergies (severe) in the same transaction, once, audited as a
+// patient update; only an anaphylaxis; a nurse may, who may not edit the patient otherwise.
+func TestAnAnaphylaxisListsItsVaccineAmongTheAllergies(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		s := newSetup(t, db)
+		given := apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), dose("dtap", day(-3)))
+		path := fmt.Sprintf("/api/immunisations/%d/reactions", given.ID)
+		r := s.nurse.Do("POST", path, map[string]any{"onset_on": day(-3), "reaction": "fever", "severity": "mild", "add_allergy": true})
+		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["add_allergy"]) == 0 {
+			t.Errorf("a fever as an allergy: %d %s", r.Status, r.Body)
+		}
+		type reaction struct {
+			AllergyAdded bool `json:"allergy_added"`
+		}
+		allergies := func() []map[string]any {
+			var p map[string]any
+			s.doctor.Do("GET", fmt.Sprintf("/api/patients/%d", s.patientID), nil).JSON(t, &p)
+			h := p["history"].(map[string]any)
+			if h["allergy_status"] != "present" {
+				return nil
+			}
+			var out []map[string]any
+			for _, a := range h["allergies"].([]any) {
+				out = append(out, a.(map[string]any))
+			}
+			return out
+		}
+		x := apitest.Do[reaction](t, s.nurse, http.StatusCreated, "POST", path, map[string]any{"onset_on": day(-3), "onset_time": "10:05",
+			"reaction": "anaphylaxis", "severity": "severe", "serious": true, "add_allergy": true})
+		if !x.AllergyAdded {
+			t.Errorf("not listed: %+v", x)
+		}
+		list := allergies()
+		if len(list) != 1 || list[0]["severity"] != "severe" || list[0]["substance"] == "" || !strings.Contains(list[0]["reaction"].(string), "Anaphylaxis") {
+			t.Fatalf("allergies: %v", list)
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.update' AND entity_id = $1`, fmt.Sprint(s.patientID)); n != 1 {
+			t.Errorf("the patient update audited: %d", n)
+		}
+		// A second anaphylaxis after the same vaccine lists nothing more.
+		again := apitest.Do[reaction](t, s.nurse, http.StatusCreated, "POST", path, map[string]any{"onset_on": day(-2), "reaction": "anaphylaxis",
+			"severity": "severe", "serious": true, "add_allergy": true})
+		if again.AllergyAdded || len(allergies()) != 1 {
+			t.Errorf("listed twice: %+v %v", again, allergies())
+		}
+	})
+}

@@ -20,6 +20,7 @@ import (
 	"emr/internal/audit"
 	"emr/internal/database"
 	"emr/internal/httpjson"
+	"emr/internal/i18n"
 	"emr/internal/patient"
 	"emr/internal/user"
 )
@@ -87,6 +88,10 @@ type Store struct {
 	// Medicines reads the medicines a patient takes now with their codes (the prescription
 	// package's, wired by the server; nil: none known).
 	Medicines func(ctx context.Context, q database.Querier, patientID int64, now time.Time) ([]CurrentMedicine, error)
+	// AddAllergy lists an allergy on the patient inside the caller's transaction (the patient
+	// store's AddAllergyIn, wired by the server; nil: none is listed): the vaccine an
+	// anaphylaxis followed, when the reaction's recorder says so.
+	AddAllergy func(ctx context.Context, tx *sql.Tx, e audit.Event, patientID int64, a patient.Allergy) (bool, error)
 
 	rebuilding atomic.Bool    // a due rebuild runs (rebuildSoon)
 	rebuilds   sync.WaitGroup // the running one
@@ -161,9 +166,12 @@ type Reaction struct {
 	// OnsetTime: the hour it began (HH:MM, "" not known); Outcome: the WHO AEFI reporting
 	// form's (recovered, recovering, not_recovered, recovered_with_sequelae, died, unknown; ""
 	// not said); ReportedOn: the day it was reported to the health authority ("" not yet).
-	OnsetTime     string `json:"onset_time"`
-	Outcome       string `json:"outcome"`
-	ReportedOn    string `json:"reported_on"`
+	OnsetTime  string `json:"onset_time"`
+	Outcome    string `json:"outcome"`
+	ReportedOn string `json:"reported_on"`
+	// AllergyAdded: recording it listed its vaccine among the patient's allergies (the answer
+	// to the recording only).
+	AllergyAdded  bool   `json:"allergy_added,omitempty"`
 	Status        string `json:"status"`
 	ErrorReason   string `json:"error_reason"`
 	CreatedAt     string `json:"created_at"`
@@ -256,6 +264,8 @@ type ReactionInput struct {
 	OnsetTime   string `json:"onset_time"`
 	Outcome     string `json:"outcome"`
 	ReportedOn  string `json:"reported_on"`
+	// AddAllergy: an anaphylaxis's vaccine is listed among the patient's allergies too.
+	AddAllergy bool `json:"add_allergy"`
 }
 
 // NeedsOverride refuses a dose given here with safety findings and no reason to give it anyway.
@@ -584,6 +594,7 @@ func (s *Store) EnteredInError(ctx context.Context, e audit.Event, id int64, rea
 // not entered in error, on or after whose day the reaction began.
 func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in ReactionInput, lang string) (Reaction, error) {
 	var rid int64
+	added := false
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		r, err := s.get(ctx, tx, id, lang)
 		if err != nil {
@@ -622,6 +633,9 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		if in.Reaction == "other" && in.Description == "" {
 			v.Add("description", "validation.required")
 		}
+		if in.AddAllergy && in.Reaction != "anaphylaxis" {
+			v.Add("add_allergy", "immunisation.allergy_anaphylaxis_only")
+		}
 		if utf8.RuneCountInString(in.Description) > maxLongText {
 			v.Add("description", "validation.too_long")
 		}
@@ -642,8 +656,19 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 			s.now().UTC(), e.Actor(), id); err != nil {
 			return fmt.Errorf("version the dose: %w", err)
 		}
+		if in.AddAllergy && s.AddAllergy != nil {
+			// The product as the reader names it; the component to blame is not known.
+			added, err = s.AddAllergy(ctx, tx, e, r.PatientID, patient.Allergy{Substance: cmp.Or(r.VaccineName, r.Vaccine), Severity: "severe",
+				Reaction: i18n.T(lang, "immunisation.allergy_reaction", shownDay(lang, in.OnsetOn))})
+			if err != nil {
+				return err
+			}
+		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction", "immunisation", strconv.FormatInt(id, 10), r.PatientID, audit.Success
 		e.Detail = "reaction " + strconv.FormatInt(rid, 10)
+		if added {
+			e.Detail += "; listed among the allergies"
+		}
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
 		}
@@ -662,6 +687,7 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 	if len(list) == 0 {
 		return Reaction{}, apperr.NotFound("immunisation.not_found")
 	}
+	list[0].AllergyAdded = added
 	return list[0], nil
 }
 

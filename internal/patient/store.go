@@ -384,6 +384,30 @@ func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int6
 	return get(ctx, tx, id)
 }
 
+// AddAllergyIn lists allergy a on patient id inside the caller's transaction, as an update
+// adding it would be written (versioned, audited as patient.update of history.allergies, the
+// allergy status stamped by e's user) — unless a listed one already names the same substance
+// (added false). An archived patient is refused (409). The immunisation record lists the
+// vaccine an anaphylaxis followed, when the nurse recording the reaction says so.
+func (s *Store) AddAllergyIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, a Allergy) (added bool, err error) {
+	old, err := get(ctx, tx, id)
+	if err != nil {
+		return false, err
+	}
+	for _, x := range old.History.Allergies {
+		if strings.EqualFold(strings.TrimSpace(x.Substance), strings.TrimSpace(a.Substance)) {
+			return false, nil
+		}
+	}
+	in := old.Input
+	in.History.Allergies = append(slices.Clone(in.History.Allergies), a)
+	in.History.AllergyStatus = AllergiesListed
+	if err := in.Clean(s.today()); err != nil {
+		return false, err
+	}
+	return true, s.update(ctx, tx, e, id, old.Version, in)
+}
+
 // GetIn reads a patient inside the caller's transaction.
 func (s *Store) GetIn(ctx context.Context, tx *sql.Tx, id int64) (Patient, error) {
 	return get(ctx, tx, id)

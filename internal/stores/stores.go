@@ -109,7 +109,7 @@ func New(db *database.DB, c Clinic) *Set {
 	s.Dashboard = &dashboard.Store{DB: db, Codes: s.Codes, Loc: loc}
 	// The immunisation check reads the medicines taken now (immunisation does not import
 	// prescription: prescribing reads immunisation's settings).
-	s.Immunisations = &immunisation.Store{DB: db, Loc: loc, Medicines: currentMedicines}
+	s.Immunisations = &immunisation.Store{DB: db, Loc: loc, Medicines: currentMedicines, AddAllergy: s.Patients.AddAllergyIn}
 	// A child's due vaccines hang on the birth date, and the due list leaves out the archived:
 	// its rows are rebuilt on registration, on a new birth date and on archiving or restoring,
 	// by every writer (the commands' too).

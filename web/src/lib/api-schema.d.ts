@@ -3658,6 +3658,8 @@ export type components = {
       vaccine?: string;
     };
     ImmunisationReaction: {
+      /** @description In the answer to its recording only: its vaccine was listed among the patient's allergies. */
+      allergy_added?: boolean;
       /** Format: date-time */
       created_at: string;
       created_by_name: string;
@@ -8230,6 +8232,8 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
+          /** @description An anaphylaxis only: list its vaccine among the patient's allergies too (severe), unless one listed names it; in the same transaction, audited as a patient update. */
+          add_allergy?: boolean;
           /** @description Required for other. */
           description?: string;
           /** Format: date */

@@ -75,6 +75,40 @@ describe('ReactionInErrorDialog', () => {
   })
 })
 
+describe('ReactionDialog: an anaphylaxis', () => {
+  it('offers to list the vaccine among the allergies, ticked, and says it was listed', async () => {
+    const onClose = vi.fn()
+    const { sent } = await renderScreen(<ReactionDialog patientId={9} r={dose} onClose={onClose} />, {
+      me,
+      api: { 'GET /immunisation/catalogue': catalogue, 'POST /immunisations/2/reactions': { ...fever, reaction: 'anaphylaxis', allergy_added: true } },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Reaction after Engerix-B (paediatric) of 2026-11-02' })
+    await waitFor(() => expect(within(dialog).getByRole('option', { name: 'Anaphylaxis' })).toBeTruthy())
+    expect(within(dialog).queryByRole('checkbox', { name: /allergies/ })).toBeNull()
+    fireEvent.change(within(dialog).getByLabelText('Reaction'), { target: { value: 'anaphylaxis' } })
+    const box = within(dialog).getByRole('checkbox', { name: "Also list Engerix-B (paediatric) among the patient's allergies (anaphylaxis, severe)" }) as HTMLInputElement
+    expect(box.checked).toBe(true)
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect(sent.find((s) => s.method === 'POST')?.body).toMatchObject({ reaction: 'anaphylaxis', serious: true, add_allergy: true })
+    expect(await screen.findByText('Reaction saved; Engerix-B (paediatric) is listed among the allergies.')).toBeTruthy()
+  })
+
+  it('sends no allergy for another reaction, even if it was ticked for an anaphylaxis first', async () => {
+    const { sent } = await renderScreen(<ReactionDialog patientId={9} r={dose} onClose={() => {}} />, {
+      me,
+      api: { 'GET /immunisation/catalogue': catalogue, 'POST /immunisations/2/reactions': { ...fever } },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Reaction after Engerix-B (paediatric) of 2026-11-02' })
+    await waitFor(() => expect(within(dialog).getByRole('option', { name: 'Anaphylaxis' })).toBeTruthy())
+    fireEvent.change(within(dialog).getByLabelText('Reaction'), { target: { value: 'anaphylaxis' } })
+    fireEvent.change(within(dialog).getByLabelText('Reaction'), { target: { value: 'rash' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(sent.find((s) => s.method === 'POST')).toBeTruthy())
+    expect(sent.find((s) => s.method === 'POST')?.body).toMatchObject({ reaction: 'rash', add_allergy: false })
+  })
+})
+
 describe('FollowUpDialog', () => {
   it('adds the report and outcome to a saved serious reaction at its version; a report day once said is not cleared', async () => {
     const onClose = vi.fn()

@@ -41,7 +41,7 @@ export function ReactionDialog({ patientId, r, onClose }: { patientId: number; r
   const catalogue = useCatalogue()
   const save = useRecordReaction(patientId)
   const form = useForm<ReactionInput>(
-    { onset_on: today(), onset_time: '', reaction: '', severity: 'mild', serious: false, outcome: '', description: '', reported_to: '', reported_on: '' },
+    { onset_on: today(), onset_time: '', reaction: '', severity: 'mild', serious: false, outcome: '', description: '', reported_to: '', reported_on: '', add_allergy: false },
     {
       onset_on: (v) => (v ? undefined : t('immunisations.dateRequired')),
       onset_time: (v) => (!v.trim() || TIME.test(v.trim()) ? undefined : t('immunisations.timeFormat')),
@@ -54,8 +54,8 @@ export function ReactionDialog({ patientId, r, onClose }: { patientId: number; r
   const reactions = catalogue.data?.reactions ?? []
   const submit = async () => {
     try {
-      await save.mutateAsync({ id: r.id, input: { ...v, onset_time: v.onset_time.trim(), description: v.description.trim(), reported_to: v.reported_to.trim() } })
-      toast.success(t('immunisations.reactionSaved'))
+      const saved = await save.mutateAsync({ id: r.id, input: { ...v, add_allergy: v.reaction === 'anaphylaxis' && v.add_allergy, onset_time: v.onset_time.trim(), description: v.description.trim(), reported_to: v.reported_to.trim() } })
+      toast.success(t(saved.allergy_added ? 'immunisations.reactionSavedAllergy' : 'immunisations.reactionSaved', { vaccine: r.vaccine_name || r.vaccine }))
       onClose()
     } catch (e) {
       showFieldErrors(e, form.fail, toast.error)
@@ -64,7 +64,7 @@ export function ReactionDialog({ patientId, r, onClose }: { patientId: number; r
   return (
     <ImmunisationDialog title={t('immunisations.reactionTitle', { vaccine: r.vaccine_name || r.vaccine, date: formatDay(r.occurred_on) })} okText={t('immunisations.save')} busy={save.isPending} form={form} onSubmit={submit} onClose={onClose} width={560}>
       <Field label={t('immunisations.reactionLabel')} required error={form.errors.reaction}>
-        {(c) => <Select {...c} value={v.reaction} onChange={(x) => form.update({ reaction: x, ...(SERIOUS_KINDS.includes(x) ? { serious: true } : {}) })} options={[{ value: '', label: '' }, ...reactions.map((x) => ({ value: x, label: t(`immunisations.reaction.${x}`, { defaultValue: x }) }))]} />}
+        {(c) => <Select {...c} value={v.reaction} onChange={(x) => form.update({ reaction: x, ...(SERIOUS_KINDS.includes(x) ? { serious: true } : {}), add_allergy: x === 'anaphylaxis' })} options={[{ value: '', label: '' }, ...reactions.map((x) => ({ value: x, label: t(`immunisations.reaction.${x}`, { defaultValue: x }) }))]} />}
       </Field>
       <div className={styles.fieldRow}>
         <Field label={t('immunisations.onsetLabel')} required error={form.errors.onset_on} className={styles.wide}>
@@ -80,6 +80,13 @@ export function ReactionDialog({ patientId, r, onClose }: { patientId: number; r
           {t('immunisations.seriousLabel')}
         </Checkbox>
       </div>
+      {v.reaction === 'anaphylaxis' && (
+        <div className={styles.checkbox}>
+          <Checkbox checked={v.add_allergy} onChange={(x) => form.set('add_allergy', x)}>
+            {t('immunisations.addAllergy', { vaccine: r.vaccine_name || r.vaccine })}
+          </Checkbox>
+        </div>
+      )}
       {v.serious && !v.reported_on && (
         <div className={styles.notice} data-testid="report-prompt">
           <Alert type="warning" role="alert" title={t('immunisations.reportSerious')} description={t('immunisations.reportSeriousHow')} />

@@ -80,6 +80,8 @@ export interface Reaction {
   outcome: Outcome | ''
   /** The day it was reported to the health authority ('' not yet). */
   reported_on: string
+  /** In the answer to its recording only: its vaccine was listed among the allergies. */
+  allergy_added?: boolean
   status: 'completed' | 'entered_in_error'
   error_reason: string
   created_at: string
@@ -225,6 +227,8 @@ export interface ReactionInput {
   onset_time: string
   outcome: Outcome | ''
   reported_on: string
+  /** An anaphylaxis: list its vaccine among the patient's allergies too. */
+  add_allergy: boolean
 }
 
 /** The refusal a save of a dose with findings meets: given again with a reason, it is saved. */
