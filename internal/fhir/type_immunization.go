@@ -208,6 +208,8 @@ func toImmunization(x immunisation.Recorded, lang string) Immunization {
 	switch {
 	case x.Vaccine != "":
 		m.VaccineCode = vaccineConcept(x.Vaccine, lang)
+	case x.Antigen == "": // a deferral of every vaccine (the child unwell): CVX's "no vaccine administered"
+		m.VaccineCode = &CodeableConcept{Coding: []Coding{{System: systemCVX, Code: cvxNoVaccine}}, Text: "Every vaccine"}
 	default: // a refusal or contraindication of an antigen names no product
 		m.VaccineCode = antigenVaccineConcept(x.Antigen, lang)
 	}

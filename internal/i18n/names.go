@@ -51,8 +51,11 @@ func FromContext(ctx context.Context) string {
 
 // Decimal writes f as the language writes decimals: 38.4 in English and Chinese, 38,4 in
 // Russian and Vietnamese (no grouping: the numbers printed are measurements).
-func Decimal(lang string, f float64) string {
-	s := strconv.FormatFloat(f, 'f', -1, 64)
+func Decimal(lang string, f float64) string { return DecimalPlaces(lang, f, -1) }
+
+// DecimalPlaces is Decimal with places decimals (-1: as many as f needs): 38.0 beside 35.5.
+func DecimalPlaces(lang string, f float64, places int) string {
+	s := strconv.FormatFloat(f, 'f', places, 64)
 	if lang == "ru" || lang == "vi" {
 		return strings.Replace(s, ".", ",", 1)
 	}

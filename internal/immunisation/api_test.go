@@ -203,7 +203,10 @@ func TestRecordRefusesBadInput(t *testing.T) {
 			{"deferral without a day to come back", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever 38.6"}, "until_on"},
 			{"deferral to its own day", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever 38.6", "until_on": day(0)}, "until_on"},
 			{"deferral for more than 90 days", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever 38.6", "until_on": day(91)}, "until_on"},
-			{"deferral of nothing", map[string]any{"kind": "deferred", "occurred_on": day(0), "reason": "fever 38.6", "until_on": day(7)}, "antigen"},
+			{"deferral with a severe reaction before (a contraindication)", map[string]any{"kind": "deferred", "vaccine": "dtap", "occurred_on": day(0), "reason": "reaction", "until_on": day(7),
+				"screening": map[string]any{"previous_severe_reaction": true}}, "screening.previous_severe_reaction"},
+			{"deferral with intussusception (a contraindication)", map[string]any{"kind": "deferred", "vaccine": "rv1", "occurred_on": day(0), "reason": "intussusception", "until_on": day(7),
+				"screening": map[string]any{"intussusception": true}}, "screening.intussusception"},
 			{"deferral without a reason", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "", "until_on": day(7)}, "reason"},
 			{"deferral with a temperature of 45 °C", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever", "until_on": day(7), "screening": map[string]any{"temperature_c": 45}}, "screening.temperature_c"},
 		} {
@@ -998,6 +1001,25 @@ func TestADeferralIsARecordOfItsOwn(t *testing.T) {
 		// The due list holds the child from the day to come back.
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM immunisation_due WHERE patient_id = $1 AND antigen = 'diphtheria' AND due_on = $2`, child, day(7)); n != 1 {
 			t.Errorf("due row on the day to come back: %d", n)
+		}
+		// A deferral of every vaccine (the child unwell): every due antigen is deferred, and any
+		// vaccine warns before the day to come back.
+		other := s.newPatient(t, "Mai", "female", "none")
+		apitest.Do[rec](t, s.nurse, http.StatusCreated, "POST", s.path(other), map[string]any{"kind": "deferred", "occurred_on": day(0), "until_on": day(5),
+			"reason": "Bronchiolitis", "screening": map[string]any{"acute_illness": true}})
+		r = s.doctor.Do("GET", s.path(other), nil)
+		var all map[string]any
+		if err := json.Unmarshal(r.Body, &all); err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range all["forecast"].(map[string]any)["recommendations"].([]any) {
+			m := x.(map[string]any)
+			if m["status"] == "due" || m["status"] == "overdue" {
+				t.Errorf("%s still %s under a deferral of every vaccine", m["antigen"], m["status"])
+			}
+		}
+		if c := codes(apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(other)+"/check", dose("rv1", day(0))).Findings); !strings.Contains(c, "deferred:warn") {
+			t.Errorf("rotavirus under a deferral of every vaccine: %s", c)
 		}
 	})
 }

@@ -66,6 +66,9 @@ type Schedule struct {
 	// OverdueDays: a dose is overdue this many days after its due date unless its row gives an
 	// overdue age.
 	OverdueDays int `json:"overdue_days"`
+	// FeverFrom: the temperature (°C) from which the programme's screening defers a dose (Viet
+	// Nam's checklist 37.5; the Brighton Collaboration's fever 38.0 elsewhere).
+	FeverFrom float64 `json:"fever_from"`
 }
 
 // Catalogue is the vaccine products, antigens and schedules shipped as data.
@@ -155,6 +158,7 @@ type programme struct {
 	key, country, source string
 	names                map[string]string
 	grace, overdueDays   int
+	feverFrom            float64
 	// national: the programme is a state's (programmes.tsv national): a dose a later
 	// schedule forecasts beside it is a service vaccine, outside the programme.
 	national bool
@@ -313,7 +317,7 @@ func (c *Catalogue) Schedules(lang string) []Schedule {
 	out := make([]Schedule, len(c.programmes))
 	for i, p := range c.programmes {
 		out[i] = Schedule{Key: p.key, Name: pick(p.names, lang), Country: p.country, Source: p.source,
-			GraceDays: p.grace, OverdueDays: p.overdueDays, National: p.national}
+			GraceDays: p.grace, OverdueDays: p.overdueDays, National: p.national, FeverFrom: p.feverFrom}
 	}
 	return out
 }
@@ -506,7 +510,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
-	if err := pt.require(append([]string{"key", "country", "grace_days", "overdue_days", "forecast_until", "national", "source"}, Languages...)...); err != nil {
+	if err := pt.require(append([]string{"key", "country", "grace_days", "overdue_days", "forecast_until", "national", "fever_from", "source"}, Languages...)...); err != nil {
 		return nil, err
 	}
 	for _, r := range pt.rows {
@@ -523,6 +527,9 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 		}
 		if p.overdueDays, err = strconv.Atoi(pt.get(r, "overdue_days")); err != nil {
 			return nil, fmt.Errorf("programmes.tsv %s: overdue_days: %w", p.key, err)
+		}
+		if p.feverFrom, err = strconv.ParseFloat(pt.get(r, "fever_from"), 64); err != nil || p.feverFrom < 37 || p.feverFrom > 39 {
+			return nil, fmt.Errorf("programmes.tsv %s: fever_from: %q is not a temperature from 37 to 39 °C", p.key, pt.get(r, "fever_from"))
 		}
 		if p.until, err = parseAge(pt.get(r, "forecast_until")); err != nil {
 			return nil, fmt.Errorf("programmes.tsv %s: forecast_until: %w", p.key, err)

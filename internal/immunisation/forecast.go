@@ -473,6 +473,11 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			since = prev
 		}
 		back, _ := deferredTo(excl, a, since)
+		// A deferral never pushes a dose past the last day it may be given: it is due from the
+		// earlier of the two (rotavirus dose 1 deferred past its age limit stays givable).
+		if r.maxAge != nil && back.After(latestOf(r.maxAge)) {
+			back = latestOf(r.maxAge)
+		}
 		earliest = later(earliest, back)
 		due := later(r.dueAge.after(birth), earliest)
 		if dueAfterInterval && hasPrev {
@@ -603,7 +608,9 @@ func status(excl []Exclusion, antigen string, today, due, overdue, back time.Tim
 		return StatusRefused
 	case agedOut:
 		return StatusAgedOut
-	case today.Before(back):
+	case today.Before(back) && !due.After(back):
+		// Deferred: the day to come back is still to come and the dose was due by it (one due
+		// months later is upcoming, whatever was deferred today).
 		return StatusDeferred
 	case today.Before(due):
 		// Not yet due, though it may be given from earliest (a catch-up's due day is its
@@ -657,11 +664,15 @@ type onRecord struct {
 }
 
 // withoutApplies says whether a catch-up row's shorter series without an antigen is this
-// child's: the antigen is contraindicated today and fewer doses than the first one the row
+// child's: the antigen is contraindicated (today or when a dose was given) and fewer doses than the first one the row
 // leaves out were given before the contraindication began (a child who had all three АКДС
 // doses before it keeps the full series: АДС-анатоксин instruction).
 func (c *Catalogue) withoutApplies(cr catchupRow, rows []doseRow, gs []onRecord, excl []Exclusion, today time.Time) bool {
-	if !excluded(excl, cr.without, "contraindicated", today) {
+	// Contraindicated today, or on the day of a dose given (a temporary contraindication that
+	// has ended: the doses given under it are judged by the series in force then).
+	if !excluded(excl, cr.without, "contraindicated", today) && !slices.ContainsFunc(gs, func(g onRecord) bool {
+		return excluded(excl, cr.without, "contraindicated", g.on)
+	}) {
 		return false
 	}
 	began := today

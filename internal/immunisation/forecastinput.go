@@ -33,6 +33,7 @@ var contraindicatingReactions = []string{"anaphylaxis"}
 // contraindicated from the reaction's day, for good.
 func forecastInput(cat interface {
 	Vaccine(key, lang string) (Vaccine, bool)
+	Antigens(lang string) []Antigen
 }, records []entry, harms []harm) ([]Dose, []Exclusion) {
 	doses, excl := []Dose{}, []Exclusion{}
 	vaccineOf := map[int64]string{}
@@ -43,7 +44,13 @@ func forecastInput(cat interface {
 			vaccineOf[r.ID] = r.Vaccine
 		case KindRefused, KindContraindicated, KindDeferred:
 			antigens := []string{r.Antigen}
-			if r.Antigen == "" {
+			switch {
+			case r.Antigen == "" && r.Vaccine == "": // a deferral of every vaccine
+				antigens = nil
+				for _, a := range cat.Antigens("en") {
+					antigens = append(antigens, a.Key)
+				}
+			case r.Antigen == "":
 				v, _ := cat.Vaccine(r.Vaccine, "en")
 				antigens = v.Antigens
 			}

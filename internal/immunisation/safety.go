@@ -290,7 +290,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 	if len(settings.Schedules) > 0 {
 		first = settings.Schedules[0]
 	}
-	screeningFindings(in.Screening, v, c.Child.BirthDate, day, first, add)
+	screeningFindings(in.Screening, v, c.Child.BirthDate, day, first, FeverFrom(cat, first), lang, add)
 	if err := s.allergyFindings(ctx, q, v, f, lang, add); err != nil {
 		return nil, err
 	}
@@ -315,8 +315,13 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 			if r.OccurredOn > day || r.UntilOn <= day || !sharesAntigen(cat, r, v) {
 				continue
 			}
-			add(FindDeferred, SeverityWarn, "immunisation.finding.deferred", cmp.Or(r.VaccineName, antigens[r.Antigen], r.Antigen, r.Vaccine),
-				shownDay(lang, r.OccurredOn), shownDay(lang, r.UntilOn), r.Reason)
+			what := i18n.T(lang, "immunisation.every_vaccine")
+			if rv, ok := cat.Vaccine(r.Vaccine, lang); ok {
+				what = rv.Name
+			} else if r.Antigen != "" {
+				what = cmp.Or(antigens[r.Antigen], r.Antigen)
+			}
+			add(FindDeferred, SeverityWarn, "immunisation.finding.deferred", what, shownDay(lang, r.OccurredOn), shownDay(lang, r.UntilOn), r.Reason)
 		case KindContraindicated, KindRefused:
 			if !slices.Contains(v.Antigens, r.Antigen) || r.OccurredOn > day || r.UntilOn != "" && r.UntilOn < day {
 				continue
@@ -432,6 +437,9 @@ func reactionFindings(cat vaccines, v Vaccine, f facts, lang string, add func(co
 // sharesAntigen says whether a record (its antigen, or its vaccine's antigens) concerns one
 // of vaccine v's antigens.
 func sharesAntigen(cat vaccines, r Record, v Vaccine) bool {
+	if r.Antigen == "" && r.Vaccine == "" { // a deferral of every vaccine
+		return true
+	}
 	if r.Antigen != "" {
 		return slices.Contains(v.Antigens, r.Antigen)
 	}

@@ -110,6 +110,9 @@ func TestScreeningFindings(t *testing.T) {
 		{"38.0 °C measured, fever answered no", "ipv", toddler, Screening{Fever: &no, TemperatureC: temp(38.0)}, "screening_fever:stop", ""},
 		{"35.5 °C measured", "ipv", toddler, Screening{TemperatureC: temp(35.5)}, "screening_fever:stop", ""},
 		{"37.9 °C measured", "ipv", toddler, Screening{TemperatureC: temp(37.9)}, "", ""},
+		{"37.5 °C measured in Viet Nam: the checklist's fever", "ipv", toddler, Screening{TemperatureC: temp(37.5)}, "screening_fever:stop", "vn_epi"},
+		{"37.4 °C measured in Viet Nam", "ipv", toddler, Screening{TemperatureC: temp(37.4)}, "", "vn_epi"},
+		{"37.5 °C measured under WHO", "ipv", toddler, Screening{TemperatureC: temp(37.5)}, "", "who"},
 		{"acute illness", "hepb_paed", toddler, Screening{AcuteIllness: &yes}, "screening_acute_illness:stop", ""},
 		{"abnormal heart or lung sounds", "pcv13", toddler, Screening{AbnormalHeartLung: &yes}, "screening_heart_lung:stop", ""},
 		{"abnormal consciousness", "pcv13", toddler, Screening{AbnormalConsciousness: &yes}, "screening_consciousness:stop", ""},
@@ -143,7 +146,7 @@ func TestScreeningFindings(t *testing.T) {
 				t.Fatalf("no vaccine %s", c.vaccine)
 			}
 			var got []string
-			screeningFindings(c.s, v, c.birth, day, c.first, func(code, severity, key string, args ...any) *Finding {
+			screeningFindings(c.s, v, c.birth, day, c.first, FeverFrom(cat, c.first), "en", func(code, severity, key string, args ...any) *Finding {
 				got = append(got, code+":"+severity)
 				return &Finding{}
 			})

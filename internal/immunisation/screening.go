@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"emr/internal/i18n"
 )
 
 // The screening before a dose (Viet Nam's QĐ 1575/QĐ-BYT 2023; ACIP Contraindications and
@@ -43,7 +45,7 @@ func mustReadScreeningRules() []screeningRule {
 	for _, rec := range recs[1:] {
 		q, negated := strings.CutPrefix(rec[1], "!")
 		x := screeningRule{code: rec[0], question: q, negated: negated, severity: rec[3], applies: strings.Fields(rec[2])}
-		if _, ok := (Screening{}).answer(q); !ok || rec[4] == "" || !slices.Contains([]string{SeverityStop, SeverityWarn, SeverityInfo}, x.severity) {
+		if _, ok := (Screening{}).answer(q, defaultFeverFrom); !ok || rec[4] == "" || !slices.Contains([]string{SeverityStop, SeverityWarn, SeverityInfo}, x.severity) {
 			panic(fmt.Sprintf("screening_rules.tsv: row %v", rec))
 		}
 		for _, a := range x.applies {
@@ -93,8 +95,9 @@ func (s Screening) field(q string) *bool {
 }
 
 // answer reads a question of the screening by its JSON name: answered yes, and whether there is
-// such a question. A fever is answered by the temperature too.
-func (s Screening) answer(question string) (bool, bool) {
+// such a question. A fever is answered by the temperature too: from feverFrom (the clinic's
+// first programme's), or a low one.
+func (s Screening) answer(question string, feverFrom float64) (bool, bool) {
 	switch question {
 	case "fever":
 		t := s.TemperatureC
@@ -154,14 +157,33 @@ func (x screeningRule) appliesTo(v Vaccine, birth, day, first string) bool {
 
 // screeningFindings: what the screening's answers say of vaccine v for a child born on birth,
 // given on day — each rule that applies and holds, once.
-func screeningFindings(s Screening, v Vaccine, birth, day, first string, add func(code, severity, key string, args ...any) *Finding) {
+func screeningFindings(s Screening, v Vaccine, birth, day, first string, feverFrom float64, lang string, add func(code, severity, key string, args ...any) *Finding) {
 	seen := map[string]bool{}
 	for _, x := range screeningRules {
-		answered, _ := s.answer(x.question)
+		answered, _ := s.answer(x.question, feverFrom)
 		if answered == x.negated || seen[x.code] || !x.appliesTo(v, birth, day, first) {
 			continue
 		}
 		seen[x.code] = true
-		add(x.code, x.severity, "immunisation.finding."+x.code, v.Name)
+		args := []any{v.Name}
+		if x.question == "fever" { // the programme's threshold, as the reader writes a number
+			args = append(args, i18n.DecimalPlaces(lang, feverFrom, 1))
+		}
+		add(x.code, x.severity, "immunisation.finding."+x.code, args...)
 	}
+}
+
+// defaultFeverFrom is a fever where no programme says otherwise (°C: the Brighton
+// Collaboration's definition, WHO's AEFI manual).
+const defaultFeverFrom = 38.0
+
+// FeverFrom is the temperature from which the screening defers a dose at a clinic whose first
+// schedule is first (programmes.tsv fever_from).
+func FeverFrom(cat interface{ Schedules(lang string) []Schedule }, first string) float64 {
+	for _, sc := range cat.Schedules("en") {
+		if sc.Key == first {
+			return sc.FeverFrom
+		}
+	}
+	return defaultFeverFrom
 }

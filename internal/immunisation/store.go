@@ -214,11 +214,11 @@ type Screening struct {
 // yes reports whether a question was answered yes.
 func yes(b *bool) bool { return b != nil && *b }
 
-// Temperatures a screening may write (°C), and those that are a fever (QĐ 1575/QĐ-BYT: a
-// temperature of 38 °C or more, or 35.5 °C or less, defers vaccination).
+// Temperatures a screening may write (°C), and a low one that defers vaccination (Viet Nam's
+// checklist: 35.5 °C or less; a fever is from the programme's fever_from, FeverFrom).
 const (
 	minTemperature, maxTemperature = 30.0, 44.0
-	feverFrom, hypothermiaTo       = 38.0, 35.5
+	hypothermiaTo                  = 35.5
 )
 
 // RecordInput is what recording a dose, a refusal or a contraindication sends.
@@ -353,7 +353,8 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 		}
 		in.Antigen, in.UntilOn = "", ""
 	} else {
-		if in.Antigen == "" && (in.Kind != KindDeferred || in.Vaccine == "") {
+		// A deferral of neither a vaccine nor an antigen defers every vaccine (the child is unwell).
+		if in.Antigen == "" && in.Kind != KindDeferred {
 			v.Add("antigen", "validation.required")
 		} else if in.Antigen != "" && !slices.ContainsFunc(cat.Antigens("en"), func(a Antigen) bool { return a.Key == in.Antigen }) {
 			v.Add("antigen", "immunisation.unknown_antigen")
@@ -413,6 +414,13 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 	case KindDeferred:
 		if t := in.Screening.TemperatureC; t != nil && (*t < minTemperature || *t > maxTemperature) {
 			v.Add("screening.temperature_c", "immunisation.bad_temperature")
+		}
+		// What contraindicates a vaccine is not deferred (QĐ 1575/QĐ-BYT keeps "chống chỉ định"
+		// apart from "tạm hoãn"): a doctor records it as a contraindication.
+		for _, q := range []string{"previous_severe_reaction", "intussusception"} {
+			if yes(in.Screening.field(q)) {
+				v.Add("screening."+q, "immunisation.deferral_is_contraindication")
+			}
 		}
 		in.Source, in.Place, in.Performer = "", "", ""
 	case KindElsewhere:

@@ -3584,6 +3584,8 @@ export type components = {
       routes: ("IM" | "SC" | "ID" | "PO" | "IN")[];
       schedules: {
           country: string;
+          /** @description The temperature (°C) from which the programme's screening defers a dose: 37.5 in Viet Nam's checklist, 38.0 elsewhere. */
+          fever_from: number;
           key: string;
           name: string;
           /** @description A state's immunisation programme (not a recommendation such as WHO's). */

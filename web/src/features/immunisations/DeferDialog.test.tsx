@@ -40,11 +40,48 @@ describe('deferring a dose at the screening', () => {
     expect(d.vaccineName).toBe('M-M-R II')
     expect(d.reason).toBe('A fever of 38.6 °C: defer the dose.')
     expect(d.screening.temperature_c).toBe(38.6)
+    expect(d.unwell).toBe(true)
+    expect(d.antigens).toEqual(['measles', 'mumps', 'rubella'])
+  })
+
+  it('offers no deferral for a contraindication', async () => {
+    const severe: Finding = { code: 'screening_severe_reaction', severity: 'stop', message: 'A severe reaction after an earlier dose.', vaccine: 'mmr' }
+    await renderScreen(<GiveDialog patientId={9} onClose={() => {}} onDefer={() => {}} />, {
+      me: user(['record immunisations']),
+      api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations/check': () => ({ findings: [severe] }) },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Give a dose' })
+    await waitFor(() => {
+      fireEvent.input(within(dialog).getByRole('combobox', { name: 'Vaccine' }), { target: { value: 'M-M-R' } })
+      expect(within(dialog).getByRole('option', { name: 'M-M-R II' })).toBeTruthy()
+    })
+    fireEvent.click(within(dialog).getByRole('option', { name: 'M-M-R II' }))
+    await within(dialog).findByTestId('finding-screening_severe_reaction')
+    expect(within(dialog).queryByTestId('give-defer')).toBeNull()
+  })
+
+  it('defers every vaccine for an unwell child, and says which doses the day to come back would lose', async () => {
+    const onClose = vi.fn()
+    const deferral: Deferral = { vaccine: 'mmr', vaccineName: 'M-M-R II', antigens: ['measles'], unwell: true, reason: 'Fever', screening: { temperature_c: 38.6 } as RecordInput['screening'] }
+    const rota = { antigen: 'rotavirus', schedule: 'who', dose_number: 1, doses: 2, status: 'due' as const, vaccines: ['rv1'], source: '', outside_programme: false, latest_on: plusDays(today(), 3) }
+    const { sent } = await renderScreen(<DeferDialog patientId={9} deferral={deferral} forecast={[rota]} onClose={onClose} />, {
+      me: user(['record immunisations']),
+      api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations': () => record(61, { kind: 'deferred', vaccine: '' }) },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Defer M-M-R II' })
+    expect((within(dialog).getByRole('radio', { name: 'Every vaccine (the child is unwell)' }) as HTMLInputElement).checked).toBe(true)
+    const back = within(dialog).getByLabelText('Come back on')
+    fireEvent.input(back, { target: { value: plusDays(today(), 7) } })
+    fireEvent.blur(back)
+    expect((await within(dialog).findByTestId('defer-lost')).textContent).toContain('dose 1 only until')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Defer' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect(sent.find((s) => s.method === 'POST')?.body).toMatchObject({ kind: 'deferred', vaccine: '', antigen: '' })
   })
 
   it('asks the day to come back, within 90 days, and records the deferral with its screening', async () => {
     const onClose = vi.fn()
-    const deferral: Deferral = { vaccine: 'mmr', vaccineName: 'M-M-R II', reason: 'A fever of 38.6 °C', screening: { pregnant: null, immunosuppressed: null, fever: true, temperature_c: 38.6 } as RecordInput['screening'] }
+    const deferral: Deferral = { vaccine: 'mmr', vaccineName: 'M-M-R II', antigens: ['measles', 'mumps', 'rubella'], unwell: false, reason: 'A fever of 38.6 °C', screening: { pregnant: null, immunosuppressed: null, fever: true, temperature_c: 38.6 } as RecordInput['screening'] }
     const { sent } = await renderScreen(<DeferDialog patientId={9} deferral={deferral} onClose={onClose} />, {
       me: user(['record immunisations']),
       api: { 'POST /patients/9/immunisations': ({ body }: { body: unknown }) => record(60, { kind: 'deferred', vaccine: (body as RecordInput).vaccine }) },

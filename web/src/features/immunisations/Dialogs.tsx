@@ -148,7 +148,7 @@ export function ExclusionDialog({ patientId, onClose }: { patientId: number; onC
         </Field>
         {v.kind === 'deferred' ? (
           <Field label={t('immunisations.backOn')} required help={t('immunisations.backOnHint')} error={form.errors.until_on} className={styles.wide}>
-            {(c) => <DateInput {...c} className={styles.fullWidth} min={v.occurred_on || undefined} value={v.until_on} onChange={(d) => form.set('until_on', d)} />}
+            {(c) => <DateInput {...c} className={styles.fullWidth} clearable min={v.occurred_on || undefined} value={v.until_on} onChange={(d) => form.set('until_on', d)} />}
           </Field>
         ) : (
           <Field label={t('immunisations.until')} help={t('immunisations.untilHint')} error={form.errors.until_on} className={styles.wide}>

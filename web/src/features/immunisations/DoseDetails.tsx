@@ -5,12 +5,15 @@ import { useTranslation } from 'react-i18next'
 import { formatDay } from '../../lib/time'
 import { Button } from '../../light/Button'
 import { Tag } from '../../light/Tag'
+import { useCatalogue } from './api/getCatalogue'
 import { SCREENING_QUESTIONS, type Reaction, type Screening } from './api/types'
+import { feverFrom, screeningQuestion } from './ScreeningFields'
 import styles from './immunisations.module.css'
 
 /** The screening before a dose, as answered: a summary line that opens to each answer; a dose given here with none is marked not screened. */
 export function ScreeningSummary({ s, optional = false }: { s: Screening | undefined; /** Nothing shown when nothing was asked (a deferral recorded without a screening). */ optional?: boolean }) {
   const { t, i18n } = useTranslation()
+  const from = feverFrom(useCatalogue().data)
   const answered = SCREENING_QUESTIONS.filter((q) => s?.[q] !== null && s?.[q] !== undefined)
   if (!s || (!answered.length && s.temperature_c == null)) {
     if (optional) return null
@@ -30,7 +33,7 @@ export function ScreeningSummary({ s, optional = false }: { s: Screening | undef
         {temperature && <li>{t('immunisations.temperatureIs', { value: temperature })}</li>}
         {answered.map((q) => (
           <li key={q}>
-            {t(`immunisations.screening.${q}`)} <strong>{t(`immunisations.answer.${s[q] ? 'yes' : 'no'}`)}</strong>
+            {screeningQuestion(t, q, from, i18n.language)} <strong>{t(`immunisations.answer.${s[q] ? 'yes' : 'no'}`)}</strong>
           </li>
         ))}
       </ul>

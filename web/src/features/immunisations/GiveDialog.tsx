@@ -23,10 +23,10 @@ import { checkImmunisation, useImmunisationCheck } from './api/checkImmunisation
 import { useCatalogue } from './api/getCatalogue'
 import { useRecordImmunisation } from './api/recordImmunisation'
 import { NEEDS_OVERRIDE, SCREENING_QUESTIONS, type Finding, type RecordInput } from './api/types'
-import type { Deferral } from './DeferDialog'
+import { DEFERRABLE, UNWELL, type Deferral } from './DeferDialog'
 import { ImmunisationDialog } from './Dialogs'
 import { antigenNames, blankInput, defaultSite, FindingNotes, today, VaccinePicker } from './parts'
-import { answerOf, badTemperature, ScreeningFields, temperatureOf, unanswered, type Answers, unscreened } from './ScreeningFields'
+import { answerOf, badTemperature, feverFrom, ScreeningFields, temperatureOf, unanswered, type Answers, unscreened } from './ScreeningFields'
 import styles from './immunisations.module.css'
 
 interface GiveForm {
@@ -154,16 +154,19 @@ export function GiveDialog({
     }
   }
 
-  // A reason not to give it today (a fever, an acute illness…): the dose may be deferred instead.
-  const deferrable = Boolean(onDefer && vaccine && !expired && findings.some((f) => f.severity === 'stop' || f.severity === 'warn'))
+  // A passing reason not to give it today (a fever, an acute illness…): the dose may be deferred
+  // instead. A contraindication is not deferred (a doctor records it).
+  const passing = findings.filter((f) => DEFERRABLE.includes(f.code))
+  const deferrable = Boolean(onDefer && vaccine && !expired && passing.length)
   const defer = () =>
     vaccine &&
     onDefer?.({
       vaccine: vaccine.key,
       vaccineName: vaccine.name,
+      antigens: vaccine.antigens,
       screening: giveInput(form.values, lang).screening,
-      reason: findings
-        .filter((f) => f.severity !== 'info')
+      unwell: passing.some((f) => UNWELL.includes(f.code)),
+      reason: passing
         .map((f) => f.message)
         .join('; ')
         .slice(0, 500),
@@ -216,6 +219,7 @@ export function GiveDialog({
         temperatureError={form.errors.temperature}
         missing={form.errors.answers ? unscreened(v.answers, v.temperature) : []}
         findings={findings}
+        feverFrom={feverFrom(catalogue.data)}
       />
       <FindingNotes findings={findings} field="other" />
       <Field label={t('immunisations.note')} error={form.errors.note}>

@@ -137,7 +137,7 @@ function DoseItem({ r, evaluations, reactions, catalogue, canWrite, onOpen }: { 
 function ExclusionItem({ r, canWrite, onOpen }: { r: ImmunisationRecord; canWrite: boolean; onOpen(o: Open): void }) {
   const { t } = useTranslation()
   const inError = r.status === 'entered_in_error'
-  const name = r.antigen_name || r.antigen
+  const name = r.antigen_name || r.antigen || t('immunisations.everyVaccine')
   const head = (
     <>
       <Tag color={r.kind === 'refused' ? 'purple' : r.kind === 'deferred' ? 'orange' : 'magenta'}>{t(`immunisations.kind.${r.kind}`)}</Tag> <strong>{r.vaccine_name || name}</strong> ·{' '}
@@ -254,7 +254,7 @@ export function PatientImmunisations({ patientId }: { patientId: number }) {
         </>
       )}
       {open?.kind === 'give' && <GiveDialog patientId={patientId} vaccine={open.vaccine} birthDate={data.data?.birth_date} onClose={close} onDefer={(deferral) => setOpen({ kind: 'defer', deferral })} />}
-      {open?.kind === 'defer' && <DeferDialog patientId={patientId} deferral={open.deferral} onClose={close} />}
+      {open?.kind === 'defer' && <DeferDialog patientId={patientId} deferral={open.deferral} forecast={forecast} onClose={close} />}
       {open?.kind === 'elsewhere' && <ElsewhereDialog patientId={patientId} onClose={close} />}
       {open?.kind === 'exclusion' && <ExclusionDialog patientId={patientId} onClose={close} />}
       {open?.kind === 'card' && <CardDialog patientId={patientId} onClose={close} />}

@@ -31,9 +31,17 @@ describe('ReactionDialog', () => {
     expect(await within(dialog).findByText('Enter the time as HH:MM, e.g. 14:30.')).toBeTruthy()
     expect(sent).toHaveLength(0)
     fireEvent.input(within(dialog).getByLabelText('Time of onset (optional)'), { target: { value: '14:30' } })
-    // A hypotonic-hyporesponsive episode is serious by what it is: ticked when chosen, and the
-    // dialog says to report it within 24 hours, until the day it was reported is written.
-    expect((within(dialog).getByRole('checkbox', { name: /Serious/ }) as HTMLInputElement).checked).toBe(true)
+    // A hypotonic-hyporesponsive episode is not serious by its kind alone (Nghị định 104/2016's
+    // list): the nurse ticks it; a convulsion is, and choosing another kind instead unticks it.
+    const serious = within(dialog).getByRole('checkbox', { name: /Serious/ }) as HTMLInputElement
+    expect(serious.checked).toBe(false)
+    fireEvent.change(within(dialog).getByLabelText('Reaction'), { target: { value: 'seizure' } })
+    expect(serious.checked).toBe(true)
+    fireEvent.change(within(dialog).getByLabelText('Reaction'), { target: { value: 'hhe' } })
+    expect(serious.checked).toBe(false)
+    fireEvent.click(serious)
+    // Serious: the dialog says to report it within 24 hours, until the day it was reported is written.
+    expect(serious.checked).toBe(true)
     expect(within(dialog).getByTestId('report-prompt').textContent).toContain('Report a serious reaction within 24 hours.')
     fireEvent.change(within(dialog).getByLabelText('Outcome'), { target: { value: 'recovering' } })
     fireEvent.input(within(dialog).getByLabelText('Reported to'), { target: { value: 'District health centre' } })

@@ -30,10 +30,12 @@ type Severity = ReactionInput['severity']
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/
 
-// Reactions that are serious by what they are (Viet Nam's Nghị định 104/2016/NĐ-CP: tai biến nặng —
-// anaphylaxis, convulsions, persistent screaming; WHO AEFI: a hypotonic-hyporesponsive episode):
-// choosing one ticks "serious", which asks for its report (the nurse may untick it).
-const SERIOUS_KINDS = ['anaphylaxis', 'seizure', 'hhe', 'persistent_crying']
+// Reactions that are serious by what they are (Viet Nam's Nghị định 104/2016/NĐ-CP: tai biến nặng
+// — life-threatening: anaphylaxis, convulsions; persistent crying and a hypotonic-hyporesponsive
+// episode are not on its list, the nurse ticks them when they were): choosing one ticks
+// "serious", which asks for its report (the nurse may untick it); choosing another instead
+// unticks what the first ticked.
+const SERIOUS_KINDS = ['anaphylaxis', 'seizure']
 
 export function ReactionDialog({ patientId, r, onClose }: { patientId: number; r: ImmunisationRecord; onClose(): void }) {
   const { t } = useTranslation()
@@ -64,7 +66,7 @@ export function ReactionDialog({ patientId, r, onClose }: { patientId: number; r
   return (
     <ImmunisationDialog title={t('immunisations.reactionTitle', { vaccine: r.vaccine_name || r.vaccine, date: formatDay(r.occurred_on) })} okText={t('immunisations.save')} busy={save.isPending} form={form} onSubmit={submit} onClose={onClose} width={560}>
       <Field label={t('immunisations.reactionLabel')} required error={form.errors.reaction}>
-        {(c) => <Select {...c} value={v.reaction} onChange={(x) => form.update({ reaction: x, ...(SERIOUS_KINDS.includes(x) ? { serious: true } : {}), add_allergy: x === 'anaphylaxis' })} options={[{ value: '', label: '' }, ...reactions.map((x) => ({ value: x, label: t(`immunisations.reaction.${x}`, { defaultValue: x }) }))]} />}
+        {(c) => <Select {...c} value={v.reaction} onChange={(x) => form.update({ reaction: x, serious: SERIOUS_KINDS.includes(x) || (v.serious && !SERIOUS_KINDS.includes(v.reaction)), add_allergy: x === 'anaphylaxis' })} options={[{ value: '', label: '' }, ...reactions.map((x) => ({ value: x, label: t(`immunisations.reaction.${x}`, { defaultValue: x }) }))]} />}
       </Field>
       <div className={styles.fieldRow}>
         <Field label={t('immunisations.onsetLabel')} required error={form.errors.onset_on} className={styles.wide}>

@@ -7,7 +7,7 @@ import { readNumber } from '../../lib/number'
 import { Field } from '../../light/Field'
 import { Input } from '../../light/Input'
 import { RadioGroup } from '../../light/RadioGroup'
-import { SCREENING_QUESTIONS, type Finding, type ScreeningQuestion, type Vaccine } from './api/types'
+import { SCREENING_QUESTIONS, type Catalogue, type Finding, type ScreeningQuestion, type Vaccine } from './api/types'
 import { FindingNotes, questionsFor } from './parts'
 import styles from './immunisations.module.css'
 
@@ -39,22 +39,43 @@ export function badTemperature(text: string, lang: string) {
   return c === null || c < 30 || c > 44
 }
 
-export function ScreeningFields({ vaccine, answers, onAnswer, temperature, onTemperature, temperatureError, missing = [], findings }: { vaccine: Vaccine | undefined; answers: Answers; onAnswer(q: ScreeningQuestion, a: Answer): void; temperature: string; onTemperature(text: string): void; temperatureError?: string; missing?: ScreeningQuestion[]; findings: Finding[] }) {
-  const { t } = useTranslation()
+export function ScreeningFields({
+  vaccine,
+  answers,
+  onAnswer,
+  temperature,
+  onTemperature,
+  temperatureError,
+  missing = [],
+  findings,
+  feverFrom = 38,
+}: {
+  vaccine: Vaccine | undefined
+  answers: Answers
+  onAnswer(q: ScreeningQuestion, a: Answer): void
+  temperature: string
+  onTemperature(text: string): void
+  temperatureError?: string
+  missing?: ScreeningQuestion[]
+  findings: Finding[]
+  /** The clinic's programme's fever threshold (°C), said in the fever question. */
+  feverFrom?: number
+}) {
+  const { t, i18n } = useTranslation()
   // Every dose's questions first, then the vaccine's own, then the rest.
   const first = [...CORE_SCREENING, ...questionsFor(vaccine).filter((q) => !CORE_SCREENING.includes(q))]
   const rest = SCREENING_QUESTIONS.filter((q) => !first.includes(q))
   const question = (q: ScreeningQuestion) => (
     <div key={q} className={styles.question}>
       <RadioGroup<Answer>
-        legend={t(`immunisations.screening.${q}`)}
+        legend={screeningQuestion(t, q, feverFrom, i18n.language)}
         look="button"
         size="small"
         value={answers[q]}
         required={CORE_SCREENING.includes(q)}
         error={missing.includes(q) ? t('immunisations.screeningRequired') : undefined}
         onChange={(a) => onAnswer(q, a)}
-        options={(['yes', 'no', 'unknown'] as const).map((a) => ({ value: a, label: t(`immunisations.answer.${a}`) }))}
+        options={(CORE_SCREENING.includes(q) ? (['yes', 'no'] as const) : (['yes', 'no', 'unknown'] as const)).map((a) => ({ value: a, label: t(`immunisations.answer.${a}`) }))}
       />
       <FindingNotes findings={findings} field={q} />
     </div>
@@ -86,4 +107,15 @@ export function ScreeningFields({ vaccine, answers, onAnswer, temperature, onTem
       )}
     </section>
   )
+}
+
+/** The temperature (°C) from which the clinic's first programme's screening defers a dose (38 where none says). */
+export function feverFrom(catalogue: Catalogue | undefined): number {
+  const first = catalogue?.clinic.schedules[0]
+  return catalogue?.schedules.find((s) => s.key === first)?.fever_from ?? 38
+}
+
+/** A screening question as asked, the fever's threshold the clinic's, written as the language writes a number. */
+export function screeningQuestion(t: (key: string, options?: Record<string, unknown>) => string, q: ScreeningQuestion, from: number, lang: string): string {
+  return t(`immunisations.screening.${q}`, { from: new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(from) })
 }

@@ -21,7 +21,8 @@ export interface Vaccine {
 export interface Catalogue {
   vaccines: Vaccine[]
   antigens: { key: string; name: string }[]
-  schedules: { key: string; name: string; country: string; source: string }[]
+  /** fever_from: the temperature (°C) from which the programme's screening defers a dose. */
+  schedules: { key: string; name: string; country: string; source: string; fever_from?: number }[]
   sites: string[]
   routes: string[]
   reactions: string[]
