@@ -218,3 +218,39 @@ func keep(ctx context.Context, q database.Querier, visit bool, ids ...int64) err
 	}
 	return nil
 }
+
+// GrowthChanged gives a new version to the visit forms of patient id that hold a weight and a
+// height, inside the caller's transaction, at now: the BMI percentile for age and sex the FHIR
+// API reads of each (59576-9) is worked out of the patient's birth date and sex too, and changed
+// with them — a reader syncing by version or _lastUpdated sees it, and the version kept holds
+// the patient as now (vread of an earlier one gives the percentile as it was). The forms' content
+// is unchanged.
+func GrowthChanged(ctx context.Context, tx *sql.Tx, patientID int64, now time.Time) error {
+	rows, err := tx.QueryContext(ctx, `SELECT appointment_id, content FROM visits WHERE patient_id = $1 ORDER BY appointment_id`, patientID)
+	if err != nil {
+		return fmt.Errorf("read the patient's visits: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		var raw string
+		if err := rows.Scan(&id, &raw); err != nil {
+			rows.Close()
+			return err
+		}
+		var c Content
+		if json.Unmarshal([]byte(raw), &c) == nil && c.Vitals.Weight != nil && c.Vitals.Height != nil {
+			ids = append(ids, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, `UPDATE visits SET version = version + 1, updated_at = $1 WHERE appointment_id = $2`, now.UTC(), id); err != nil {
+			return fmt.Errorf("version the visit: %w", err)
+		}
+	}
+	return keep(ctx, tx, true, ids...)
+}

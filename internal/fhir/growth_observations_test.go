@@ -74,6 +74,27 @@ func TestFHIRGrowthObservations(t *testing.T) {
 			!strings.Contains(js(pct["meta"]), "pediatric-bmi-for-age|6.1.0") || !strings.Contains(js(pct["category"]), "vital-signs") {
 			t.Errorf("BMI percentile: %v, the chart's %v", pct, *points[0].Pct.BFA)
 		}
+		// The percentile is worked out of the birth date too: a corrected birth date gives it a new
+		// version (a reader syncing by version sees the new value); vread of the first gives the first.
+		first := pct["meta"].(map[string]any)["versionId"].(string)
+		var p map[string]any
+		c.clerk.Do("GET", fmt.Sprintf("/api/patients/%d", kid), nil).JSON(t, &p)
+		p["birth_date"] = born.AddDate(0, -2, 0).Format(time.DateOnly)
+		if r := c.clerk.Do("PUT", fmt.Sprintf("/api/patients/%d", kid), p); r.Status != http.StatusOK {
+			t.Fatalf("correct the birth date: %d %s", r.Status, r.Body)
+		}
+		again := one("59576-9")
+		second := again["meta"].(map[string]any)["versionId"].(string)
+		if second == first || fmt.Sprint(again["valueQuantity"].(map[string]any)["value"]) == fmt.Sprint(q["value"]) {
+			t.Errorf("after the birth date's correction: version %s (was %s), value %v (was %v)", second, first, again["valueQuantity"], q["value"])
+		}
+		old := get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-bmipct/_history/%s", a.ID, first), http.StatusOK)
+		if fmt.Sprint(old["valueQuantity"].(map[string]any)["value"]) != fmt.Sprint(q["value"]) {
+			t.Errorf("vread of version %s: %v, want %v", first, old["valueQuantity"], q["value"])
+		}
+		if h := entries(get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-bmipct/_history", a.ID), http.StatusOK)); len(h) < 2 {
+			t.Errorf("history: %d versions", len(h))
+		}
 		// Weight and length as every patient's.
 		one("29463-7")
 		one("8302-2")

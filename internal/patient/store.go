@@ -37,6 +37,10 @@ type Store struct {
 	// rebuilds the patient's rows: what is due hangs on the age, and the list leaves out the
 	// archived).
 	ChildChanged func(ctx context.Context, tx *sql.Tx, id int64) error
+	// GrowthChanged, when set, is told inside the update's transaction that a patient's birth
+	// date or sex changed (what is worked out of them and versioned with the visits — the BMI
+	// percentile the FHIR API reads — takes a new version).
+	GrowthChanged func(ctx context.Context, tx *sql.Tx, id int64) error
 }
 
 // SignInAddresses are a patient's phone and e-mail, and the language of their messages.
@@ -463,6 +467,11 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 	}
 	if s.ReachChanged != nil && (old.Reminders != in.Reminders || old.Phone != in.Phone || old.Email != in.Email || old.MessageLanguage != in.MessageLanguage) {
 		if err := s.ReachChanged(ctx, tx, id); err != nil {
+			return err
+		}
+	}
+	if s.GrowthChanged != nil && (old.BirthDate != in.BirthDate || old.Sex != in.Sex) {
+		if err := s.GrowthChanged(ctx, tx, id); err != nil {
 			return err
 		}
 	}
