@@ -205,6 +205,8 @@ func TestRecordRefusesBadInput(t *testing.T) {
 			{"deferral for more than 90 days", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever 38.6", "until_on": day(91)}, "until_on"},
 			{"deferral with a severe reaction before (a contraindication)", map[string]any{"kind": "deferred", "vaccine": "dtap", "occurred_on": day(0), "reason": "reaction", "until_on": day(7),
 				"screening": map[string]any{"previous_severe_reaction": true}}, "screening.previous_severe_reaction"},
+			{"deferral naming a vaccine and an antigen it does not give", map[string]any{"kind": "deferred", "vaccine": "bcg", "antigen": "measles", "occurred_on": day(0), "reason": "x", "until_on": day(7)}, "antigen"},
+			{"deferral reason with a right-to-left override", map[string]any{"kind": "deferred", "vaccine": "bcg", "occurred_on": day(0), "reason": "fever\u202e", "until_on": day(7)}, "reason"},
 			{"deferral with intussusception (a contraindication)", map[string]any{"kind": "deferred", "vaccine": "rv1", "occurred_on": day(0), "reason": "intussusception", "until_on": day(7),
 				"screening": map[string]any{"intussusception": true}}, "screening.intussusception"},
 			{"deferral without a reason", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "", "until_on": day(7)}, "reason"},
@@ -966,6 +968,9 @@ func TestADeferralIsARecordOfItsOwn(t *testing.T) {
 		if saved.Kind != "deferred" || saved.UntilOn != day(7) || saved.Screening["temperature_c"] != 38.6 || saved.Screening["acute_illness"] != true {
 			t.Fatalf("saved: %+v", saved)
 		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.create' AND detail LIKE $1`, "deferred dtwp_hepb_hib; until "+day(7)+"; reason: Fever 38.6%"); n != 1 {
+			t.Errorf("the deferral audited with its day and reason: %d", n)
+		}
 		var got map[string]any
 		r := s.doctor.Do("GET", s.path(child), nil)
 		if r.Status != http.StatusOK {
@@ -1083,18 +1088,32 @@ func TestAReactionIsFollowedUp(t *testing.T) {
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.reaction_follow_up' AND detail LIKE '%outcome "recovering" → "recovered"%'`); n != 1 {
 			t.Errorf("audited with what it was: %d", n)
 		}
+		// A field left out keeps what the reaction says.
+		kept := apitest.Do[reaction](t, s.nurse, http.StatusOK, "POST", path, map[string]any{"outcome": "recovered_with_sequelae", "version": got.Version})
+		if kept.ReportedTo != "District health centre" || kept.ReportedOn != day(-3) || kept.Outcome != "recovered_with_sequelae" {
+			t.Errorf("a field left out: %+v", kept)
+		}
+		got = kept
 		// The same again writes nothing; the day cannot be taken back.
 		same := apitest.Do[reaction](t, s.nurse, http.StatusOK, "POST", path, map[string]any{"reported_on": day(-3), "reported_to": "District health centre",
-			"outcome": "recovered", "version": got.Version})
+			"outcome": "recovered_with_sequelae", "version": got.Version})
 		if same.Version != got.Version {
 			t.Errorf("nothing changed, yet written: %+v", same)
 		}
-		r := s.nurse.Do("POST", path, map[string]any{"reported_on": "", "outcome": "recovered", "version": got.Version})
+		r := s.nurse.Do("POST", path, map[string]any{"reported_on": "", "version": got.Version})
 		if _, _, fields := r.Error(t); r.Status != http.StatusUnprocessableEntity || len(fields["reported_on"]) == 0 {
 			t.Errorf("the day taken back: %d %s", r.Status, r.Body)
 		}
 		if r := s.nurse.Do("POST", "/api/immunisation/reactions/999999/follow-up", map[string]any{"version": 1}); r.Status != http.StatusNotFound {
 			t.Errorf("no reaction: %d", r.Status)
+		}
+		// A reaction after a dose entered in error is not followed up.
+		second := apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), dose("ipv", day(-1)))
+		y := apitest.Do[reaction](t, s.nurse, http.StatusCreated, "POST", fmt.Sprintf("/api/immunisations/%d/reactions", second.ID),
+			map[string]any{"onset_on": day(-1), "reaction": "fever", "severity": "mild"})
+		apitest.Do[any](t, s.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/immunisations/%d/entered-in-error", second.ID), map[string]any{"reason": "Wrong child", "version": second.Version + 1}) // its reaction gave it a version
+		if r := s.nurse.Do("POST", fmt.Sprintf("/api/immunisation/reactions/%d/follow-up", y.ID), map[string]any{"outcome": "recovered", "version": y.Version}); r.Status != http.StatusConflict {
+			t.Errorf("after a dose in error: %d %s", r.Status, r.Body)
 		}
 		// A reaction entered in error is not followed up.
 		apitest.Do[reaction](t, s.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/immunisation/reactions/%d/entered-in-error", x.ID), map[string]any{"reason": "Wrong child", "version": got.Version})
@@ -1144,11 +1163,36 @@ func TestAnAnaphylaxisListsItsVaccineAmongTheAllergies(t *testing.T) {
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'patient.update' AND entity_id = $1`, fmt.Sprint(s.patientID)); n != 1 {
 			t.Errorf("the patient update audited: %d", n)
 		}
-		// A second anaphylaxis after the same vaccine lists nothing more.
+		// A second anaphylaxis after the same vaccine lists nothing more, whatever the reader's
+		// language (the vaccine is recognised by its name in each).
+		s.nurse.SetCookie("language", "vi")
 		again := apitest.Do[reaction](t, s.nurse, http.StatusCreated, "POST", path, map[string]any{"onset_on": day(-2), "reaction": "anaphylaxis",
 			"severity": "severe", "serious": true, "add_allergy": true})
+		s.nurse.SetCookie("language", "en")
 		if again.AllergyAdded || len(allergies()) != 1 {
 			t.Errorf("listed twice: %+v %v", again, allergies())
+		}
+		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.reaction' AND detail LIKE '%listed among the allergies: %'`); n != 1 {
+			t.Errorf("the listing audited with its substance: %d", n)
+		}
+
+		// Listed in Vietnamese: the check reads it, in any language, with no reaction left to say so.
+		s.nurse.SetCookie("language", "vi")
+		other := s.newPatient(t, "Lan", "female", "none")
+		first := apitest.Do[record](t, s.nurse, http.StatusCreated, "POST", s.path(other), dose("hepb_paed", day(-3)))
+		x2 := apitest.Do[struct {
+			ID           int64 `json:"id"`
+			Version      int   `json:"version"`
+			AllergyAdded bool  `json:"allergy_added"`
+		}](t, s.nurse, http.StatusCreated, "POST", fmt.Sprintf("/api/immunisations/%d/reactions", first.ID), map[string]any{"onset_on": day(-3),
+			"reaction": "anaphylaxis", "severity": "severe", "serious": true, "add_allergy": true})
+		s.nurse.SetCookie("language", "en")
+		if !x2.AllergyAdded {
+			t.Fatalf("not listed in Vietnamese")
+		}
+		apitest.Do[any](t, s.nurse, http.StatusOK, "POST", fmt.Sprintf("/api/immunisation/reactions/%d/entered-in-error", x2.ID), map[string]any{"reason": "Wrong dose", "version": x2.Version})
+		if got := codes(apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(other)+"/check", dose("hepb_paed", day(0))).Findings); !strings.Contains(got, "component_allergy:stop") {
+			t.Errorf("a Vietnamese-named vaccine allergy, checked in English: %s", got)
 		}
 	})
 }

@@ -17,10 +17,11 @@ import (
 // FollowUpInput is what is learnt of a reaction after it was recorded: the day it was reported
 // to the health authority and to whom, and how it ended; at the version read.
 type FollowUpInput struct {
-	ReportedOn string `json:"reported_on"`
-	ReportedTo string `json:"reported_to"`
-	Outcome    string `json:"outcome"`
-	Version    int    `json:"version"`
+	// A field left out keeps what the reaction says.
+	ReportedOn *string `json:"reported_on"`
+	ReportedTo *string `json:"reported_to"`
+	Outcome    *string `json:"outcome"`
+	Version    int     `json:"version"`
 }
 
 // checkReport checks a reaction's outcome and report (its day not before the onset, not in
@@ -52,7 +53,6 @@ func (s *Store) checkReport(v *apperr.Validation, onsetOn, outcome, reportedOn, 
 // to another day, never to none); the change is audited with what it was, and the dose takes a
 // new version (FHIR's Immunization.reaction changes with it).
 func (s *Store) ReactionFollowUp(ctx context.Context, e audit.Event, id int64, in FollowUpInput) (Reaction, error) {
-	in.ReportedOn, in.ReportedTo, in.Outcome = strings.TrimSpace(in.ReportedOn), strings.TrimSpace(in.ReportedTo), strings.TrimSpace(in.Outcome)
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
 		list, err := s.reactions(ctx, tx, `r.id = $1`, id)
 		if err != nil {
@@ -68,23 +68,38 @@ func (s *Store) ReactionFollowUp(ctx context.Context, e audit.Event, id int64, i
 		if err := patient.CheckActive(ctx, tx, x.PatientID); err != nil {
 			return err
 		}
+		// A reaction after a dose entered in error is not followed up (the dose is no one's).
+		var doseStatus string
+		if err := tx.QueryRowContext(ctx, `SELECT status FROM immunisations WHERE id = $1`, x.ImmunisationID).Scan(&doseStatus); err != nil {
+			return fmt.Errorf("read the dose: %w", err)
+		}
+		if doseStatus != StatusCompleted {
+			return apperr.Conflict("error.conflict")
+		}
+		keep := func(p *string, was string) string {
+			if p == nil {
+				return was
+			}
+			return strings.TrimSpace(*p)
+		}
+		reportedOn, reportedTo, outcome := keep(in.ReportedOn, x.ReportedOn), keep(in.ReportedTo, x.ReportedTo), keep(in.Outcome, x.Outcome)
 		var v apperr.Validation
-		s.checkReport(&v, x.OnsetOn, in.Outcome, in.ReportedOn, in.ReportedTo)
-		if x.ReportedOn != "" && in.ReportedOn == "" {
+		s.checkReport(&v, x.OnsetOn, outcome, reportedOn, reportedTo)
+		if x.ReportedOn != "" && reportedOn == "" {
 			v.Add("reported_on", "immunisation.report_day_kept")
 		}
-		if x.Outcome != "" && in.Outcome == "" {
+		if x.Outcome != "" && outcome == "" {
 			v.Add("outcome", "immunisation.outcome_kept")
 		}
 		if err := v.Err(); err != nil {
 			return err
 		}
-		if in.ReportedOn == x.ReportedOn && in.ReportedTo == x.ReportedTo && in.Outcome == x.Outcome {
+		if reportedOn == x.ReportedOn && reportedTo == x.ReportedTo && outcome == x.Outcome {
 			return nil // nothing learnt: nothing written
 		}
 		now := s.now().UTC()
 		res, err := tx.ExecContext(ctx, `UPDATE immunisation_reactions SET reported_on = $1, reported_to = $2, outcome = $3, version = version + 1
-			WHERE id = $4 AND version = $5 AND status = $6`, in.ReportedOn, in.ReportedTo, in.Outcome, id, in.Version, StatusCompleted)
+			WHERE id = $4 AND version = $5 AND status = $6`, reportedOn, reportedTo, outcome, id, in.Version, StatusCompleted)
 		if err != nil {
 			return fmt.Errorf("follow up the reaction: %w", err)
 		}
@@ -99,8 +114,8 @@ func (s *Store) ReactionFollowUp(ctx context.Context, e audit.Event, id int64, i
 			return err
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction_follow_up", "immunisation", strconv.FormatInt(x.ImmunisationID, 10), x.PatientID, audit.Success
-		e.Detail = fmt.Sprintf("reaction %d; reported on %q → %q; reported to %q → %q; outcome %q → %q", id, x.ReportedOn, in.ReportedOn,
-			x.ReportedTo, in.ReportedTo, x.Outcome, in.Outcome)
+		e.Detail = fmt.Sprintf("reaction %d; reported on %q → %q; reported to %q → %q; outcome %q → %q", id, x.ReportedOn, reportedOn,
+			x.ReportedTo, reportedTo, x.Outcome, outcome)
 		return audit.Record(ctx, tx, e)
 	})
 	if err != nil {

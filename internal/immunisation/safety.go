@@ -158,7 +158,11 @@ type facts struct {
 	reactions []Reaction
 }
 
-func (s *Store) readFacts(ctx context.Context, q database.Querier, c child) (facts, error) {
+// readFacts reads what the check of a dose for child c needs: the record, its reactions and the
+// allergies always; the visits' diagnoses and the medicines (current, and stopped within the
+// longest wait after one) only for a live vaccine, the only one the conditions they tell
+// (pregnancy, immunosuppression) concern.
+func (s *Store) readFacts(ctx context.Context, q database.Querier, c child, live bool) (facts, error) {
 	var f facts
 	var err error
 	if f.records, err = s.records(ctx, q, `patient_id = $1 AND status = $2`, "en", c.id, StatusCompleted); err != nil {
@@ -169,6 +173,9 @@ func (s *Store) readFacts(ctx context.Context, q database.Querier, c child) (fac
 	}
 	if f.allergies, _, err = patient.Allergies(ctx, q, c.id); err != nil {
 		return f, err
+	}
+	if !live {
+		return f, nil
 	}
 	visits, err := appointment.RecordsIn(ctx, q, appointment.RecordFilter{PatientID: c.id, WithVisit: true, Descending: true, Limit: maxVisitsRead})
 	if err != nil {
@@ -249,7 +256,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 	if !ok {
 		return out, nil
 	}
-	f, err := s.readFacts(ctx, q, c)
+	f, err := s.readFacts(ctx, q, c, v.Live)
 	if err != nil {
 		return nil, err
 	}
@@ -378,6 +385,20 @@ func (s *Store) allergyFindings(ctx context.Context, q database.Querier, v Vacci
 	}
 	profile := drugs.Line(name, nil, v.ATC).WithExcipients(drugs.Components(v.Components))
 	for _, a := range f.allergies {
+		// An allergy to a vaccine by its name, in any language (one listed after an anaphylaxis
+		// names the product as its recorder read it), sharing an antigen with this one.
+		if other, ok := vaccineNamed(s.catalogue(), a.Substance); ok && slices.ContainsFunc(other.Antigens, func(x string) bool { return slices.Contains(v.Antigens, x) }) {
+			sev := SeverityWarn
+			if catalogue.ReadReaction(a.Severity, a.Reaction, a.Substance).Severe {
+				sev = SeverityStop
+			}
+			what := other.Name
+			if named, ok := s.catalogue().Vaccine(other.Key, lang); ok {
+				what = named.Name
+			}
+			add(FindComponentAllergy, sev, "immunisation.finding.component_allergy", v.Name, what, a.Substance).Substance = other.Key
+			continue
+		}
 		al := drugs.Allergen(a.Substance)
 		if al.Negated {
 			continue
@@ -432,6 +453,36 @@ func reactionFindings(cat vaccines, v Vaccine, f facts, lang string, add func(co
 			add(FindPreviousReaction, SeverityWarn, "immunisation.finding.previous_reaction", v.Name, before.Name, shownDay(lang, r.OccurredOn))
 		}
 	}
+}
+
+// vaccineNamed is the catalogue's vaccine whose name, in any language, is text (case and spaces
+// aside).
+func vaccineNamed(cat vaccines, text string) (Vaccine, bool) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return Vaccine{}, false
+	}
+	for _, v := range cat.Vaccines("en") {
+		if namesVaccine(cat, text, v.Key) {
+			return v, true
+		}
+	}
+	return Vaccine{}, false
+}
+
+// namesVaccine says whether text is vaccine key's name in one of the languages.
+func namesVaccine(cat vaccines, text, key string) bool {
+	v, ok := cat.Vaccine(key, "en")
+	if !ok {
+		return false
+	}
+	text = strings.TrimSpace(text)
+	for _, lang := range Languages {
+		if n, ok := cat.Vaccine(key, lang); ok && strings.EqualFold(strings.TrimSpace(n.Name), text) {
+			return true
+		}
+	}
+	return strings.EqualFold(v.Key, text)
 }
 
 // sharesAntigen says whether a record (its antigen, or its vaccine's antigens) concerns one

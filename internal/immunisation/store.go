@@ -363,8 +363,10 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 			v.Add("reason", "validation.reason_required")
 		}
 		if in.Vaccine != "" {
-			if _, ok := cat.Vaccine(in.Vaccine, "en"); !ok {
+			if vac, ok := cat.Vaccine(in.Vaccine, "en"); !ok {
 				v.Add("vaccine", "immunisation.unknown_vaccine")
+			} else if in.Antigen != "" && !slices.Contains(vac.Antigens, in.Antigen) {
+				v.Add("antigen", "immunisation.antigen_not_in_vaccine")
 			}
 		}
 		switch {
@@ -443,6 +445,8 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 	for field, text := range map[string]string{"reason": in.Reason, "note": in.Note, "override_reason": in.OverrideReason} {
 		if utf8.RuneCountInString(text) > maxLongText {
 			v.Add(field, "validation.too_long")
+		} else if httpjson.HasBidiControl(text) {
+			v.Add(field, "validation.bidi_control")
 		}
 	}
 	return v.Err()
@@ -534,8 +538,13 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.create", "immunisation", strconv.FormatInt(id, 10), patientID, audit.Success
 		e.Detail = in.Kind + " " + cmp.Or(in.Vaccine, in.Antigen)
-		if in.Kind == KindGiven { // the screening's answers, audited with the dose
+		switch in.Kind {
+		case KindGiven: // the screening's answers, audited with the dose
 			e.Detail += "; screening " + string(screening)
+		case KindDeferred:
+			e.Detail += "; until " + in.UntilOn + "; reason: " + in.Reason + "; screening " + string(screening)
+		case KindRefused, KindContraindicated:
+			e.Detail += "; from " + in.OccurredOn + cmp.Or(" until "+in.UntilOn, "") + "; reason: " + in.Reason
 		}
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
@@ -584,6 +593,7 @@ func (s *Store) EnteredInError(ctx context.Context, e audit.Event, id int64, rea
 			return apperr.Conflict("error.conflict")
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.entered_in_error", "immunisation", strconv.FormatInt(id, 10), r.PatientID, audit.Success
+		e.Detail = "reason: " + reason
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err
 		}
@@ -665,17 +675,24 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 			return fmt.Errorf("version the dose: %w", err)
 		}
 		if in.AddAllergy && s.AddAllergy != nil {
-			// The product as the reader names it; the component to blame is not known.
-			added, err = s.AddAllergy(ctx, tx, e, r.PatientID, patient.Allergy{Substance: cmp.Or(r.VaccineName, r.Vaccine), Severity: "severe",
-				Reaction: i18n.T(lang, "immunisation.allergy_reaction", shownDay(lang, in.OnsetOn))})
+			// The product as the reader names it (the component to blame is not known), unless an
+			// allergy listed names it in any language (the check reads every language's name).
+			listed, _, err := patient.Allergies(ctx, tx, r.PatientID)
 			if err != nil {
 				return err
 			}
+			if !slices.ContainsFunc(listed, func(a patient.Allergy) bool { return namesVaccine(s.catalogue(), a.Substance, r.Vaccine) }) {
+				added, err = s.AddAllergy(ctx, tx, e, r.PatientID, patient.Allergy{Substance: cmp.Or(r.VaccineName, r.Vaccine), Severity: "severe",
+					Reaction: i18n.T(lang, "immunisation.allergy_reaction", shownDay(lang, in.OnsetOn))})
+				if err != nil {
+					return err
+				}
+			}
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction", "immunisation", strconv.FormatInt(id, 10), r.PatientID, audit.Success
-		e.Detail = "reaction " + strconv.FormatInt(rid, 10)
+		e.Detail = "reaction " + strconv.FormatInt(rid, 10) + " " + in.Reaction
 		if added {
-			e.Detail += "; listed among the allergies"
+			e.Detail += "; listed among the allergies: " + cmp.Or(r.VaccineName, r.Vaccine)
 		}
 		if err := audit.Record(ctx, tx, e); err != nil {
 			return err

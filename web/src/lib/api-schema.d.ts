@@ -683,7 +683,7 @@ export type paths = {
     };
   };
   "/api/immunisation/reactions/{id}/follow-up": {
-    /** Record what was learnt of a reaction after it was recorded, at the version read: the day it was reported to the health authority and to whom, and its outcome. A report's day or an outcome once said is changed, never cleared. Nothing changed: nothing written. Its dose takes a new version. Needs view patient too. Audited with what it was. */
+    /** Record what was learnt of a reaction after it was recorded, at the version read: the day it was reported to the health authority and to whom, and its outcome. A field left out keeps what the reaction says; a report's day or an outcome once said is changed, never cleared. Nothing changed: nothing written. A reaction after a dose entered in error: 409. Its dose takes a new version. Needs view patient too. Audited with what it was. */
     post: operations["postImmunisationReactionsByIdFollowUp"];
     parameters: {
       path: {
@@ -8125,7 +8125,7 @@ export type operations = {
       422: components["responses"]["Invalid"];
     };
   };
-  /** Record what was learnt of a reaction after it was recorded, at the version read: the day it was reported to the health authority and to whom, and its outcome. A report's day or an outcome once said is changed, never cleared. Nothing changed: nothing written. Its dose takes a new version. Needs view patient too. Audited with what it was. */
+  /** Record what was learnt of a reaction after it was recorded, at the version read: the day it was reported to the health authority and to whom, and its outcome. A field left out keeps what the reaction says; a report's day or an outcome once said is changed, never cleared. Nothing changed: nothing written. A reaction after a dose entered in error: 409. Its dose takes a new version. Needs view patient too. Audited with what it was. */
   postImmunisationReactionsByIdFollowUp: {
     parameters: {
       path: {
