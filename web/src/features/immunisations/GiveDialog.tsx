@@ -25,7 +25,7 @@ import { useRecordImmunisation } from './api/recordImmunisation'
 import { NEEDS_OVERRIDE, SCREENING_QUESTIONS, type Finding, type RecordInput } from './api/types'
 import { DEFERRABLE, UNWELL, type Deferral } from './DeferDialog'
 import { ImmunisationDialog } from './Dialogs'
-import { antigenNames, blankInput, defaultSite, FindingNotes, today, VaccinePicker } from './parts'
+import { ageInMonths, antigenNames, blankInput, defaultSite, FindingNotes, today, VaccinePicker } from './parts'
 import { answerOf, badTemperature, feverFrom, ScreeningFields, temperatureOf, unanswered, type Answers, unscreened } from './ScreeningFields'
 import styles from './immunisations.module.css'
 
@@ -220,6 +220,7 @@ export function GiveDialog({
         missing={form.errors.answers ? unscreened(v.answers, v.temperature) : []}
         findings={findings}
         feverFrom={feverFrom(catalogue.data)}
+        ageMonths={birthDate ? ageInMonths(birthDate, v.occurred_on || today()) : undefined}
       />
       <FindingNotes findings={findings} field="other" />
       <Field label={t('immunisations.note')} error={form.errors.note}>

@@ -49,6 +49,7 @@ export function ScreeningFields({
   missing = [],
   findings,
   feverFrom = 38,
+  ageMonths,
 }: {
   vaccine: Vaccine | undefined
   answers: Answers
@@ -60,11 +61,16 @@ export function ScreeningFields({
   findings: Finding[]
   /** The clinic's programme's fever threshold (°C), said in the fever question. */
   feverFrom?: number
+  /** The child's age in months on the day of the dose (unknown: every question). */
+  ageMonths?: number
 }) {
   const { t, i18n } = useTranslation()
   // Every dose's questions first, then the vaccine's own, then the rest.
-  const first = [...CORE_SCREENING, ...questionsFor(vaccine).filter((q) => !CORE_SCREENING.includes(q))]
-  const rest = SCREENING_QUESTIONS.filter((q) => !first.includes(q))
+  // Pregnancy is not asked of a child under 9 (the youngest any programme vaccinates girls for
+  // HPV); it stays askable from then.
+  const asked = (q: ScreeningQuestion) => q !== 'pregnant' || !(ageMonths !== undefined && ageMonths < 9 * 12)
+  const first = [...CORE_SCREENING, ...questionsFor(vaccine).filter((q) => !CORE_SCREENING.includes(q))].filter(asked)
+  const rest = SCREENING_QUESTIONS.filter((q) => !first.includes(q) && asked(q))
   const question = (q: ScreeningQuestion) => (
     <div key={q} className={styles.question}>
       <RadioGroup<Answer>

@@ -52,6 +52,9 @@ export function defaultSite(route: string, birth: string | undefined, day: strin
   if (route === 'ID') return 'left_arm'
   if (route !== 'IM' && route !== 'SC') return ''
   const months = birth ? ageInMonths(birth, day) : NaN
+  // Under the skin from 9 months (measles, MR): the outer upper arm, as Viet Nam's programme gives
+  // it (WHO: the thigh or the upper arm); into the muscle under 12 months: the thigh.
+  if (route === 'SC') return Number.isFinite(months) && months < 9 ? 'left_thigh' : 'left_arm'
   return Number.isFinite(months) && months < 12 ? 'left_thigh' : 'left_arm'
 }
 
