@@ -49,7 +49,9 @@ func TestImmunisationCard(t *testing.T) {
 			`{"schedules":["vn_epi","who"],"stocked":["dtwp_hepb_hib","ipv"]}`, now); err != nil {
 			t.Fatal(err)
 		}
+		overdue := time.Now().AddDate(0, -1, 0).Format(time.DateOnly) // a dose due a month ago: "now", not a past day
 		for _, d := range []struct{ antigen, schedule, due string }{
+			{"polio", "vn_epi", overdue},
 			{"measles", "who", "2027-01-01"}, {"diphtheria", "vn_epi", "2027-03-01"}, {"tetanus", "vn_epi", "2027-03-01"},
 			{"pertussis", "vn_epi", "2027-03-01"}, {"hib", "vn_epi", "2027-03-01"}, {"hepb", "vn_epi", "2027-03-01"},
 		} {
@@ -77,12 +79,12 @@ func TestImmunisationCard(t *testing.T) {
 			paper, lang, heading, nextDue string
 			more                          []string
 		}{
-			{"a6-portrait", "en", "Immunisation card", "1\u00a0Jan\u00a02027", []string{"outside the national programme (service vaccine)",
+			{"a6-portrait", "en", "Immunisation card", "1\u00a0Jan\u00a02027", []string{"female", "now — overdue since", "outside the national programme (service vaccine)",
 				"DTwP-HepB-Hib vaccine (pentavalent): Diphtheria", "Contraindication to", "Intussusception in the past", "permanent",
 				"Reaction after immunisation", "Fever: 39.1 at night", "moderate, serious"}},
-			{"a5-portrait", "ru", "Выписка о профилактических прививках", "01.01.2027", []string{"вне национального календаря", "Пентавалентная вакцина АКДС-ГепB-Hib: ", "Медотвод", "Повышение температуры"}},
-			{"a6-portrait", "zh", "预防接种记录", "2027年1月1日", []string{"非免疫规划疫苗（自费）", "接种禁忌", "发热"}},
-			{"a6-portrait", "vi", "Phiếu tiêm chủng", "01/01/2027", []string{"ngoài TCMR (tiêm dịch vụ)", "Vắc xin 5 trong 1 DPT-VGB-Hib: ", "Chống chỉ định", "Sốt"}},
+			{"a5-portrait", "ru", "Выписка о профилактических прививках", "01.01.2027", []string{"сейчас — просрочена с", "вне национального календаря", "Пентавалентная вакцина АКДС-ГепB-Hib: ", "Медотвод", "Повышение температуры"}},
+			{"a6-portrait", "zh", "预防接种记录", "2027年1月1日", []string{"逾期", "非免疫规划疫苗（自费）", "接种禁忌", "发热"}},
+			{"a6-portrait", "vi", "Phiếu tiêm chủng", "01/01/2027", []string{"quá hạn từ", "ngoài TCMR (tiêm dịch vụ)", "Vắc xin 5 trong 1 DPT-VGB-Hib: ", "Chống chỉ định", "Sốt"}},
 		} {
 			d := apitest.Do[doc](t, s.nurse, http.StatusCreated, "POST", path, map[string]any{"paper": c.paper, "language": c.lang})
 			body := text(d.Content)

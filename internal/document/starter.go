@@ -493,6 +493,7 @@ Tái khám: {{visit.follow_up}}
 		{"Immunisation card (A6)", "immunisation_card", "en", "a6-portrait", `# Immunisation card
 | Child | **{{patient.name}}** |
 | Born | {{patient.birth_date}} |
+| Sex | {{patient.sex}} |
 | Patient no. | {{patient.mrn}} |
 
 ## Vaccinations
@@ -502,6 +503,8 @@ Tái khám: {{visit.follow_up}}
 		{"Immunisation card (A5)", "immunisation_card", "en", "a5-portrait", `# Immunisation card
 | Child | **{{patient.name}}** |
 | Born | {{patient.birth_date}} |
+| Sex | {{patient.sex}} |
+| Address | {{patient.address}} |
 | Patient no. | {{patient.mrn}} |
 
 ## Vaccinations
@@ -511,6 +514,7 @@ Tái khám: {{visit.follow_up}}
 		{"Выписка о профилактических прививках (A6)", "immunisation_card", "ru", "a6-portrait", `# Выписка о профилактических прививках
 | Ребёнок | **{{patient.name}}** |
 | Дата рождения | {{patient.birth_date}} |
+| Пол | {{patient.sex}} |
 | № карты | {{patient.mrn}} |
 
 ## Прививки
@@ -520,6 +524,8 @@ Tái khám: {{visit.follow_up}}
 		{"Выписка о профилактических прививках (A5)", "immunisation_card", "ru", "a5-portrait", `# Выписка о профилактических прививках
 | Ребёнок | **{{patient.name}}** |
 | Дата рождения | {{patient.birth_date}} |
+| Пол | {{patient.sex}} |
+| Адрес | {{patient.address}} |
 | № карты | {{patient.mrn}} |
 
 ## Прививки
@@ -529,6 +535,7 @@ Tái khám: {{visit.follow_up}}
 		{"预防接种记录 (A6)", "immunisation_card", "zh", "a6-portrait", `# 预防接种记录
 | 儿童 | **{{patient.name}}** |
 | 出生日期 | {{patient.birth_date}} |
+| 性别 | {{patient.sex}} |
 | 病历号 | {{patient.mrn}} |
 
 ## 接种记录
@@ -538,6 +545,8 @@ Tái khám: {{visit.follow_up}}
 		{"预防接种记录 (A5)", "immunisation_card", "zh", "a5-portrait", `# 预防接种记录
 | 儿童 | **{{patient.name}}** |
 | 出生日期 | {{patient.birth_date}} |
+| 性别 | {{patient.sex}} |
+| 地址 | {{patient.address}} |
 | 病历号 | {{patient.mrn}} |
 
 ## 接种记录
@@ -547,6 +556,7 @@ Tái khám: {{visit.follow_up}}
 		{"Phiếu tiêm chủng (A6)", "immunisation_card", "vi", "a6-portrait", `# Phiếu tiêm chủng
 | Trẻ | **{{patient.name}}** |
 | Ngày sinh | {{patient.birth_date}} |
+| Giới tính | {{patient.sex}} |
 | Mã bệnh nhân | {{patient.mrn}} |
 
 ## Các mũi đã tiêm
@@ -556,6 +566,8 @@ Tái khám: {{visit.follow_up}}
 		{"Phiếu tiêm chủng (A5)", "immunisation_card", "vi", "a5-portrait", `# Phiếu tiêm chủng
 | Trẻ | **{{patient.name}}** |
 | Ngày sinh | {{patient.birth_date}} |
+| Giới tính | {{patient.sex}} |
+| Địa chỉ | {{patient.address}} |
 | Mã bệnh nhân | {{patient.mrn}} |
 
 ## Các mũi đã tiêm

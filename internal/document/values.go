@@ -452,7 +452,11 @@ func immunisations(lang string, c immunisation.Card) Value {
 		if d.Dose > 0 {
 			dose = strconv.Itoa(d.Dose)
 		}
-		next = append(next, []string{what, dose, shortDay(lang, d.DueOn)})
+		due := shortDay(lang, d.DueOn)
+		if c.AsOf != "" && d.DueOn < c.AsOf { // overdue: give it now (a past day alone reads as done)
+			due = i18n.T(lang, "document.value.imm.overdue_since", due)
+		}
+		next = append(next, []string{what, dose, due})
 	}
 	if len(c.Next) == 0 {
 		next = [][]string{{h("none_due")}}

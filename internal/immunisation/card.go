@@ -62,6 +62,8 @@ type CardReaction struct {
 
 // Card is what the card prints of a child's record.
 type Card struct {
+	// AsOf: the day the card was read (a next dose due before it is overdue).
+	AsOf              string
 	Doses             []CardDose
 	Next              []CardDue
 	Contraindications []CardExclusion
@@ -99,7 +101,7 @@ func CardOf(ctx context.Context, q database.Querier, patientID int64, lang, asOf
 		return Card{}, fmt.Errorf("read the doses for the card: %w", err)
 	}
 	defer rows.Close()
-	card := Card{Doses: []CardDose{}, Next: []CardDue{}}
+	card := Card{AsOf: asOf, Doses: []CardDose{}, Next: []CardDue{}}
 	givers := map[int64]int{} // who gave a dose here, by the dose's place on the card
 	for rows.Next() {
 		var id int64
