@@ -784,11 +784,11 @@ func TestScreeningIsStoredWithTheDose(t *testing.T) {
 			fmt.Sprint(rec.ID)); n != 1 {
 			t.Errorf("screening audited: %d", n)
 		}
-		// A record that is not a dose given here keeps no screening.
+		// A dose given elsewhere keeps no screening but the baby's weight under 2,000 g.
 		other := apitest.Do[screened](t, s.nurse, http.StatusCreated, "POST", s.path(s.patientID), map[string]any{"kind": "elsewhere", "vaccine": "hepb_paed",
-			"occurred_on": s.birth, "source": "card", "screening": map[string]any{"fever": true}})
-		if other.Screening["fever"] != nil {
-			t.Errorf("elsewhere kept a screening: %+v", other)
+			"occurred_on": s.birth, "source": "card", "screening": map[string]any{"fever": true, "weight_under_2000g": true}})
+		if other.Screening["fever"] != nil || other.Screening["weight_under_2000g"] != true {
+			t.Errorf("elsewhere's screening: %+v", other)
 		}
 
 		// A fever by the temperature: a stop in the check, refused to a nurse's reason, passed by a doctor's.
@@ -944,6 +944,13 @@ func TestLowWeightHepatitisBIsReadFromTheScreening(t *testing.T) {
 		}
 		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM immunisation_due WHERE patient_id = $1 AND antigen = 'hepb' AND dose_number = 1", baby); n != 1 {
 			t.Errorf("the due list's hepatitis B row: %d rows at dose 1", n)
+		}
+		// The birth dose given at the hospital, recorded from the card with the baby's weight: the same.
+		born := s.newPatient(t, "Ming", "male", "none")
+		apitest.Do[any](t, s.nurse, http.StatusCreated, "POST", s.path(born), map[string]any{"kind": "elsewhere", "vaccine": "hepb_paed", "occurred_on": s.birth,
+			"source": "card", "place": "Maternity hospital", "screening": map[string]any{"weight_under_2000g": true}})
+		if n := dbtest.Count(t, db, "SELECT COUNT(*) FROM immunisation_due WHERE patient_id = $1 AND antigen = 'hepb' AND dose_number = 1", born); n != 1 {
+			t.Errorf("a birth dose elsewhere under 2,000 g counted: %d rows at dose 1", n)
 		}
 	})
 }

@@ -432,7 +432,13 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 	default:
 		in.Source, in.Place, in.Performer = "", "", ""
 	}
-	if in.Kind != KindGiven && in.Kind != KindDeferred { // the screening is asked before a dose given here (a deferral keeps what it found)
+	switch in.Kind {
+	case KindGiven, KindDeferred: // the screening is asked before a dose given here (a deferral keeps what it found)
+	case KindElsewhere:
+		// A dose given elsewhere keeps one answer: the baby weighed under 2,000 g (a hepatitis B
+		// birth dose given at the hospital then does not count: the forecast reads it).
+		in.Screening = Screening{WeightUnder2000g: in.Screening.WeightUnder2000g}
+	default:
 		in.Screening = Screening{}
 	}
 	for field, text := range map[string]string{"lot": in.Lot, "performer": in.Performer, "place": in.Place} {

@@ -44,6 +44,31 @@ describe('ElsewhereDialog', () => {
   })
 })
 
+describe('ElsewhereDialog: a hepatitis B birth dose', () => {
+  it("asks whether the baby weighed under 2,000 g, for a hepatitis B vaccine only, and sends it", async () => {
+    const onClose = vi.fn()
+    const { sent } = await renderScreen(<ElsewhereDialog patientId={9} onClose={onClose} />, {
+      me,
+      api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations': () => record(63, { kind: 'elsewhere' }) },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Dose given elsewhere' })
+    expect(within(dialog).queryByRole('checkbox', { name: 'The baby weighed under 2,000 g when given it' })).toBeNull()
+    await waitFor(() => {
+      fireEvent.input(within(dialog).getByRole('combobox', { name: 'Vaccine' }), { target: { value: 'Engerix' } })
+      expect(within(dialog).getByRole('option', { name: 'Engerix-B (paediatric)' })).toBeTruthy()
+    })
+    fireEvent.click(within(dialog).getByRole('option', { name: 'Engerix-B (paediatric)' }))
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'The baby weighed under 2,000 g when given it' }))
+    const day = within(dialog).getByLabelText('Date given')
+    fireEvent.input(day, { target: { value: '2026-01-01' } })
+    fireEvent.blur(day)
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'vaccination card' }))
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect((sent[0]?.body as RecordInput).screening.weight_under_2000g).toBe(true)
+  })
+})
+
 describe('ExclusionDialog', () => {
   it('records a contraindication of an antigen with its reason, the server refusing a field shown under it', async () => {
     let tries = 0

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../lib/api'
 import { showFieldErrors } from '../../lib/formErrors'
 import { formatDay } from '../../lib/time'
+import { Checkbox } from '../../light/Checkbox'
 import { DateInput } from '../../light/DateInput'
 import { Field } from '../../light/Field'
 import { useForm } from '../../light/form'
@@ -37,8 +38,8 @@ export function ElsewhereDialog({ patientId, onClose }: { patientId: number; onC
   const toast = useToast()
   const catalogue = useCatalogue()
   const save = useRecordImmunisation(patientId)
-  const form = useForm<{ vaccine: string; occurred_on: string; source: Source | ''; place: string; lot: string; dose_number: string; note: string }>(
-    { vaccine: '', occurred_on: '', source: '', place: '', lot: '', dose_number: '', note: '' },
+  const form = useForm<{ vaccine: string; occurred_on: string; source: Source | ''; place: string; lot: string; dose_number: string; note: string; light: boolean }>(
+    { vaccine: '', occurred_on: '', source: '', place: '', lot: '', dose_number: '', note: '', light: false },
     {
       vaccine: (v) => (v ? undefined : t('immunisations.vaccineRequired')),
       occurred_on: (v) => (v ? undefined : t('immunisations.dateRequired')),
@@ -47,10 +48,23 @@ export function ElsewhereDialog({ patientId, onClose }: { patientId: number; onC
     },
   )
   const v = form.values
+  // A hepatitis B dose: whether the baby weighed under 2,000 g (then a birth dose does not count).
+  const hepb = Boolean(catalogue.data?.vaccines.find((x) => x.key === v.vaccine)?.antigens.includes('hepb'))
   const submit = async () => {
     const n = Number.parseInt(v.dose_number, 10)
+    const blank = blankInput('elsewhere')
     try {
-      await save.mutateAsync({ ...blankInput('elsewhere'), vaccine: v.vaccine, occurred_on: v.occurred_on, source: v.source, place: v.place.trim(), lot: v.lot.trim(), dose_number: Number.isFinite(n) && n > 0 ? n : null, note: v.note.trim() })
+      await save.mutateAsync({
+        ...blank,
+        vaccine: v.vaccine,
+        occurred_on: v.occurred_on,
+        source: v.source,
+        place: v.place.trim(),
+        lot: v.lot.trim(),
+        dose_number: Number.isFinite(n) && n > 0 ? n : null,
+        note: v.note.trim(),
+        screening: { ...blank.screening, weight_under_2000g: hepb && v.light ? true : null },
+      })
       toast.success(t('immunisations.saved'))
       onClose()
     } catch (e) {
@@ -78,6 +92,13 @@ export function ElsewhereDialog({ patientId, onClose }: { patientId: number; onC
         onChange={(s) => form.set('source', s)}
         options={(['card', 'registry', 'parent'] as const).map((s) => ({ value: s, label: t(`immunisations.source.${s}`) }))}
       />
+      {hepb && (
+        <div className={styles.checkbox}>
+          <Checkbox checked={v.light} onChange={(x) => form.set('light', x)}>
+            {t('immunisations.lightBaby')}
+          </Checkbox>
+        </div>
+      )}
       <Field label={t('immunisations.place')} help={t('immunisations.placeHint')} error={form.errors.place}>
         {(c) => <Input {...c} maxLength={200} value={v.place} onChange={(e) => form.set('place', e.target.value)} />}
       </Field>
