@@ -65,7 +65,7 @@ describe('ElsewhereDialog: a hepatitis B birth dose', () => {
     fireEvent.click(within(dialog).getByRole('radio', { name: 'vaccination card' }))
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     await waitFor(() => expect(onClose).toHaveBeenCalled())
-    expect((sent[0]?.body as RecordInput).screening.weight_under_2000g).toBe(true)
+    expect((sent[0]!.body as RecordInput).screening.weight_under_2000g).toBe(true)
   })
 })
 
