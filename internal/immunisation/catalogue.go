@@ -206,7 +206,10 @@ type catchupRow struct {
 	// intervals: by dose number, the interval before each dose but the first (one value in the
 	// table: the same before each).
 	intervals map[int]age
-	source    string
+	// overdueAfter: by dose number, how long after the dose before it is overdue (the АДС
+	// booster's 12 months after the course); none: the programme's overdue days after due.
+	overdueAfter map[int]age
+	source       string
 }
 
 // leftOut is the first of the schedule's doses the row's series leaves out (0: none).
@@ -645,7 +648,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 	if err != nil {
 		return nil, err
 	}
-	if err := ct.require("schedule", "antigen", "first_from", "doses", "interval", "without", "source"); err != nil {
+	if err := ct.require("schedule", "antigen", "first_from", "doses", "interval", "without", "overdue_after", "source"); err != nil {
 		return nil, err
 	}
 	for i, r := range ct.rows {
@@ -655,7 +658,7 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 		if len(rows) == 0 {
 			return nil, fmt.Errorf("%s: the schedule has no such antigen", where)
 		}
-		cr := catchupRow{source: ct.get(r, "source"), without: ct.get(r, "without"), intervals: map[int]age{}}
+		cr := catchupRow{source: ct.get(r, "source"), without: ct.get(r, "without"), intervals: map[int]age{}, overdueAfter: map[int]age{}}
 		if cr.from, err = parseAge(ct.get(r, "first_from")); err != nil {
 			return nil, fmt.Errorf("%s: first_from: %w", where, err)
 		}
@@ -679,6 +682,21 @@ func load(antigens, vaccines, programmes, schedules, catchup []byte) (*Catalogue
 					return nil, fmt.Errorf("%s: interval: %w", where, err)
 				}
 				cr.intervals[n] = v
+			}
+		}
+		if od := list(ct.get(r, "overdue_after")); len(od) > 0 {
+			if len(od) != len(cr.doses)-1 {
+				return nil, fmt.Errorf("%s: overdue_after: one before each dose but the first (- for none)", where)
+			}
+			for k, n := range cr.doses[1:] {
+				if od[k] == "-" {
+					continue
+				}
+				v, err := parseAge(od[k])
+				if err != nil {
+					return nil, fmt.Errorf("%s: overdue_after: %w", where, err)
+				}
+				cr.overdueAfter[n] = v
 			}
 		}
 		prev := c.catchup[s][a]

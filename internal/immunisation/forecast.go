@@ -264,7 +264,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		// after its age.
 		series := p.rows
 		i, counted, skipped := 0, 0, 0
-		var catchIntervals map[int]age
+		var catchIntervals, catchOverdue map[int]age
 		dueAfterInterval := false // the series' later doses are due their interval after the one before
 		ref := later(today, p.rows[0].minAge.after(birth))
 		for _, g := range gs {
@@ -282,7 +282,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 					}
 				}
 			}
-			catchIntervals = cr.intervals
+			catchIntervals, catchOverdue = cr.intervals, cr.overdueAfter
 		}
 		for _, cr := range c.catchup[p.schedule][a] {
 			if cr.without == "" && !ref.Before(cr.from.after(birth)) {
@@ -484,6 +484,9 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			due = earliest
 		}
 		overdue := due.AddDate(0, 0, overdueDays)
+		if od, ok := catchOverdue[r.dose]; ok && hasPrev && od.after(prev).After(due) {
+			overdue = od.after(prev)
+		}
 		if r.overdueAge != nil && !(dueAfterInterval && hasPrev) {
 			if o := r.overdueAge.after(birth); o.After(due) {
 				overdue = o
