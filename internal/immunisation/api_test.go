@@ -972,7 +972,8 @@ func TestADeferralIsARecordOfItsOwn(t *testing.T) {
 		}
 		saved := apitest.Do[rec](t, s.nurse, http.StatusCreated, "POST", s.path(child), map[string]any{"kind": "deferred", "vaccine": "dtwp_hepb_hib",
 			"occurred_on": day(0), "until_on": day(7), "reason": "Fever 38.6 °C", "screening": map[string]any{"temperature_c": 38.6, "acute_illness": true}})
-		if saved.Kind != "deferred" || saved.UntilOn != day(7) || saved.Screening["temperature_c"] != 38.6 || saved.Screening["acute_illness"] != true {
+		if saved.Kind != "deferred" || saved.UntilOn != day(7) || saved.Screening["temperature_c"] != 38.6 || saved.Screening["acute_illness"] != true ||
+			saved.Screening["fever"] != true { // the temperature answers the fever question left unanswered
 			t.Fatalf("saved: %+v", saved)
 		}
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM audit_events WHERE action = 'immunisation.create' AND detail LIKE $1`, "deferred dtwp_hepb_hib; until "+day(7)+"; reason: Fever 38.6%"); n != 1 {

@@ -486,6 +486,20 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 				return err
 			}
 		}
+		// A temperature measured answers the fever question when it was not answered (the
+		// clinic's first programme's threshold): the stored screening says what was found.
+		if t := in.Screening.TemperatureC; t != nil && in.Screening.Fever == nil && (in.Kind == KindGiven || in.Kind == KindDeferred) {
+			set, err := ReadDueSettings(ctx, tx)
+			if err != nil {
+				return err
+			}
+			first := ""
+			if len(set.Schedules) > 0 {
+				first = set.Schedules[0]
+			}
+			fever := *t >= FeverFrom(s.catalogue(), first) || *t <= hypothermiaTo
+			in.Screening.Fever = &fever
+		}
 		var overridden []string
 		var givenBy *int64
 		if in.Kind == KindGiven {
