@@ -1002,6 +1002,11 @@ func TestADeferralIsARecordOfItsOwn(t *testing.T) {
 		if seen != 4 {
 			t.Errorf("deferred antigens: %d in %v", seen, recs)
 		}
+		// The same deferral again adds nothing: refused; a later day to come back extends it.
+		again := map[string]any{"kind": "deferred", "vaccine": "dtwp_hepb_hib", "occurred_on": day(0), "until_on": day(7), "reason": "Fever 38.6 °C"}
+		if r := s.nurse.Do("POST", s.path(child), again); r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), "until_on") {
+			t.Errorf("the same deferral twice: %d %s", r.Status, r.Body)
+		}
 		// The check before the day to come back warns, with the reason.
 		fs := apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(child)+"/check", dose("dtwp_hepb_hib", day(0))).Findings
 		if c := codes(fs); !strings.Contains(c, "deferred:warn") || !strings.Contains(fs[0].Message+fs[len(fs)-1].Message, "Fever 38.6") {

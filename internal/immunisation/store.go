@@ -486,6 +486,21 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 				return err
 			}
 		}
+		// A deferral that adds nothing (the same vaccine or antigen already deferred to that day or
+		// later: a second click) is refused; a later day to come back extends it.
+		if in.Kind == KindDeferred {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM immunisations WHERE patient_id = $1 AND kind = $2 AND status = $3
+				AND vaccine = $4 AND antigen = $5 AND occurred_on <= $6 AND until_on >= $7`, patientID, KindDeferred, StatusCompleted,
+				in.Vaccine, in.Antigen, in.OccurredOn, in.UntilOn).Scan(&n); err != nil {
+				return fmt.Errorf("read the deferrals: %w", err)
+			}
+			if n > 0 {
+				var v apperr.Validation
+				v.Add("until_on", "immunisation.deferral_exists")
+				return v.Err()
+			}
+		}
 		// A temperature measured answers the fever question when it was not answered (the
 		// clinic's first programme's threshold): the stored screening says what was found.
 		if t := in.Screening.TemperatureC; t != nil && in.Screening.Fever == nil && (in.Kind == KindGiven || in.Kind == KindDeferred) {
