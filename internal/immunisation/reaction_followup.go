@@ -97,7 +97,6 @@ func (s *Store) ReactionFollowUp(ctx context.Context, e audit.Event, id int64, i
 		if reportedOn == x.ReportedOn && reportedTo == x.ReportedTo && outcome == x.Outcome {
 			return nil // nothing learnt: nothing written
 		}
-		now := s.now().UTC()
 		res, err := tx.ExecContext(ctx, `UPDATE immunisation_reactions SET reported_on = $1, reported_to = $2, outcome = $3, version = version + 1
 			WHERE id = $4 AND version = $5 AND status = $6`, reportedOn, reportedTo, outcome, id, in.Version, StatusCompleted)
 		if err != nil {
@@ -106,21 +105,33 @@ func (s *Store) ReactionFollowUp(ctx context.Context, e audit.Event, id int64, i
 		if n, _ := res.RowsAffected(); n == 0 {
 			return apperr.Conflict("error.conflict")
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE immunisations SET version = version + 1, updated_at = $1, updated_by = $2 WHERE id = $3`,
-			now, e.Actor(), x.ImmunisationID); err != nil {
-			return fmt.Errorf("version the dose: %w", err)
-		}
-		if err := keepVersion(ctx, tx, x.ImmunisationID); err != nil {
-			return err
-		}
-		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction_follow_up", "immunisation", strconv.FormatInt(x.ImmunisationID, 10), x.PatientID, audit.Success
-		e.Detail = fmt.Sprintf("reaction %d; reported on %q → %q; reported to %q → %q; outcome %q → %q", id, x.ReportedOn, reportedOn,
-			x.ReportedTo, reportedTo, x.Outcome, outcome)
-		return audit.Record(ctx, tx, e)
+		return s.reactionWritten(ctx, tx, e, x, "immunisation.reaction_follow_up", fmt.Sprintf("reaction %d; reported on %q → %q; reported to %q → %q; outcome %q → %q",
+			id, x.ReportedOn, reportedOn, x.ReportedTo, reportedTo, x.Outcome, outcome))
 	})
 	if err != nil {
 		return Reaction{}, err
 	}
+	return s.reactionByID(ctx, id)
+}
+
+// reactionWritten follows a change of reaction x in tx: its dose takes a new version (FHIR's
+// Immunization.reaction changes with it), kept as it now is, and the change is audited as
+// action with detail.
+func (s *Store) reactionWritten(ctx context.Context, tx *sql.Tx, e audit.Event, x Reaction, action, detail string) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE immunisations SET version = version + 1, updated_at = $1, updated_by = $2 WHERE id = $3`,
+		s.now().UTC(), e.Actor(), x.ImmunisationID); err != nil {
+		return fmt.Errorf("version the dose: %w", err)
+	}
+	if err := keepVersion(ctx, tx, x.ImmunisationID); err != nil {
+		return err
+	}
+	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = action, "immunisation", strconv.FormatInt(x.ImmunisationID, 10), x.PatientID, audit.Success
+	e.Detail = detail
+	return audit.Record(ctx, tx, e)
+}
+
+// reactionByID reads reaction id as it now is.
+func (s *Store) reactionByID(ctx context.Context, id int64) (Reaction, error) {
 	list, err := s.reactions(ctx, s.DB, `r.id = $1`, id)
 	if err != nil {
 		return Reaction{}, err

@@ -795,7 +795,6 @@ func (s *Store) ReactionEnteredInError(ctx context.Context, e audit.Event, id in
 		if err := patient.CheckActive(ctx, tx, x.PatientID); err != nil {
 			return err
 		}
-		now := s.now().UTC()
 		res, err := tx.ExecContext(ctx, `UPDATE immunisation_reactions SET status = $1, error_reason = $2, version = version + 1
 			WHERE id = $3 AND version = $4 AND status = $5`, StatusInError, reason, id, version, StatusCompleted)
 		if err != nil {
@@ -804,16 +803,7 @@ func (s *Store) ReactionEnteredInError(ctx context.Context, e audit.Event, id in
 		if n, _ := res.RowsAffected(); n == 0 {
 			return apperr.Conflict("error.conflict")
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE immunisations SET version = version + 1, updated_at = $1, updated_by = $2 WHERE id = $3`,
-			now, e.Actor(), x.ImmunisationID); err != nil {
-			return fmt.Errorf("version the dose: %w", err)
-		}
-		if err := keepVersion(ctx, tx, x.ImmunisationID); err != nil {
-			return err
-		}
-		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction_entered_in_error", "immunisation", strconv.FormatInt(x.ImmunisationID, 10), x.PatientID, audit.Success
-		e.Detail = "reaction " + strconv.FormatInt(id, 10) + "; reason: " + reason
-		if err := audit.Record(ctx, tx, e); err != nil {
+		if err := s.reactionWritten(ctx, tx, e, x, "immunisation.reaction_entered_in_error", "reaction "+strconv.FormatInt(id, 10)+"; reason: "+reason); err != nil {
 			return err
 		}
 		return RefreshDue(ctx, tx, x.PatientID)
@@ -821,14 +811,7 @@ func (s *Store) ReactionEnteredInError(ctx context.Context, e audit.Event, id in
 	if err != nil {
 		return Reaction{}, err
 	}
-	list, err := s.reactions(ctx, s.DB, `r.id = $1`, id)
-	if err != nil {
-		return Reaction{}, err
-	}
-	if len(list) == 0 {
-		return Reaction{}, apperr.NotFound("immunisation.reaction_not_found")
-	}
-	return list[0], nil
+	return s.reactionByID(ctx, id)
 }
 
 const recordColumns = `id, patient_id, kind, status, vaccine, antigen, occurred_on, dose_number, lot, expiry, site, route, given_by, performer,

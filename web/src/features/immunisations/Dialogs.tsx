@@ -202,21 +202,10 @@ export function ReasonDialog({ title, hint, busy, mark, onClose }: { title: stri
   const { t } = useTranslation()
   const toast = useToast()
   const form = useForm({ reason: '' }, { reason: (v) => (v.trim() ? undefined : t('immunisations.reasonRequired')) })
-  const submit = async () => {
-    try {
-      await mark(form.values.reason.trim())
-      toast.success(t('immunisations.inErrorDone'))
-      onClose()
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 409) {
-        // Someone changed it meanwhile: the card reads it again (the write's settling does) and says so.
-        toast.warning(e.message || t('immunisations.stale'))
-        onClose()
-        return
-      }
-      showFieldErrors(e, form.fail, toast.error)
-    }
-  }
+  const submit = useVersionedSubmit(form.fail, onClose, async () => {
+    await mark(form.values.reason.trim())
+    toast.success(t('immunisations.inErrorDone'))
+  })
   return (
     <ImmunisationDialog title={title} okText={t('immunisations.inErrorOk')} danger busy={busy} form={form} onSubmit={submit} onClose={onClose}>
       <p className={styles.paragraph}>{hint}</p>
@@ -225,4 +214,27 @@ export function ReasonDialog({ title, hint, busy, mark, onClose }: { title: stri
       </Field>
     </ImmunisationDialog>
   )
+}
+
+/**
+ * A dialog's submit of a change made at the version read: done, the dialog closes; one changed
+ * meanwhile (409) closes too and says so, the card reading it again (the write's settling does);
+ * any other refusal is shown under the fields it names.
+ */
+export function useVersionedSubmit(fail: (errors: Record<string, string>) => void, onClose: () => void, send: () => Promise<unknown>) {
+  const { t } = useTranslation()
+  const toast = useToast()
+  return async () => {
+    try {
+      await send()
+      onClose()
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) {
+        toast.warning(e.message || t('immunisations.stale'))
+        onClose()
+        return
+      }
+      showFieldErrors(e, fail, toast.error)
+    }
+  }
 }

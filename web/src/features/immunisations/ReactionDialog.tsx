@@ -6,7 +6,6 @@
 // as it is ticked, and the chart marks one not yet reported. A reaction recorded by mistake is
 // marked entered in error with a reason.
 import { useTranslation } from 'react-i18next'
-import { ApiError } from '../../lib/api'
 import { showFieldErrors } from '../../lib/formErrors'
 import { formatDay } from '../../lib/time'
 import { Alert } from '../../light/Alert'
@@ -22,7 +21,7 @@ import { useFollowUpReaction } from './api/followUpReaction'
 import { useMarkReactionInError } from './api/markReactionInError'
 import { useRecordReaction } from './api/recordReaction'
 import { OUTCOMES, type ImmunisationRecord, type Reaction, type ReactionInput } from './api/types'
-import { ImmunisationDialog, ReasonDialog } from './Dialogs'
+import { ImmunisationDialog, ReasonDialog, useVersionedSubmit } from './Dialogs'
 import { today } from './parts'
 import styles from './immunisations.module.css'
 
@@ -146,20 +145,10 @@ export function FollowUpDialog({ patientId, x, onClose }: { patientId: number; x
     },
   )
   const v = form.values
-  const submit = async () => {
-    try {
-      await save.mutateAsync({ x, f: { ...v, reported_to: v.reported_to.trim() } })
-      toast.success(t('immunisations.reactionSaved'))
-      onClose()
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 409) {
-        toast.warning(e.message || t('immunisations.stale'))
-        onClose()
-        return
-      }
-      showFieldErrors(e, form.fail, toast.error)
-    }
-  }
+  const submit = useVersionedSubmit(form.fail, onClose, async () => {
+    await save.mutateAsync({ x, f: { ...v, reported_to: v.reported_to.trim() } })
+    toast.success(t('immunisations.reactionSaved'))
+  })
   const what = t(`immunisations.reaction.${x.reaction}`, { defaultValue: x.reaction })
   return (
     <ImmunisationDialog title={t('immunisations.followUpTitle', { what, date: formatDay(x.onset_on) })} okText={t('immunisations.save')} busy={save.isPending} form={form} onSubmit={submit} onClose={onClose}>
