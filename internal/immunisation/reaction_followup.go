@@ -54,18 +54,8 @@ func (s *Store) checkReport(v *apperr.Validation, onsetOn, outcome, reportedOn, 
 // new version (FHIR's Immunization.reaction changes with it).
 func (s *Store) ReactionFollowUp(ctx context.Context, e audit.Event, id int64, in FollowUpInput) (Reaction, error) {
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		list, err := s.reactions(ctx, tx, `r.id = $1`, id)
+		x, err := s.reactionToChange(ctx, tx, id, in.Version)
 		if err != nil {
-			return err
-		}
-		if len(list) == 0 {
-			return apperr.NotFound("immunisation.reaction_not_found")
-		}
-		x := list[0]
-		if x.Status != StatusCompleted || x.Version != in.Version {
-			return apperr.Conflict("error.conflict")
-		}
-		if err := patient.CheckActive(ctx, tx, x.PatientID); err != nil {
 			return err
 		}
 		// A reaction after a dose entered in error is not followed up (the dose is no one's).
@@ -128,6 +118,23 @@ func (s *Store) reactionWritten(ctx context.Context, tx *sql.Tx, e audit.Event, 
 	e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = action, "immunisation", strconv.FormatInt(x.ImmunisationID, 10), x.PatientID, audit.Success
 	e.Detail = detail
 	return audit.Record(ctx, tx, e)
+}
+
+// reactionToChange reads reaction id in tx to change it at version: not found, a stale version
+// or one entered in error (409), or an archived patient's (read-only) refused.
+func (s *Store) reactionToChange(ctx context.Context, tx *sql.Tx, id int64, version int) (Reaction, error) {
+	list, err := s.reactions(ctx, tx, `r.id = $1`, id)
+	if err != nil {
+		return Reaction{}, err
+	}
+	if len(list) == 0 {
+		return Reaction{}, apperr.NotFound("immunisation.reaction_not_found")
+	}
+	x := list[0]
+	if x.Status != StatusCompleted || x.Version != version {
+		return Reaction{}, apperr.Conflict("error.conflict")
+	}
+	return x, patient.CheckActive(ctx, tx, x.PatientID)
 }
 
 // reactionByID reads reaction id as it now is.

@@ -781,18 +781,8 @@ func (s *Store) ReactionEnteredInError(ctx context.Context, e audit.Event, id in
 		return Reaction{}, err
 	}
 	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		list, err := s.reactions(ctx, tx, `r.id = $1`, id)
+		x, err := s.reactionToChange(ctx, tx, id, version)
 		if err != nil {
-			return err
-		}
-		if len(list) == 0 {
-			return apperr.NotFound("immunisation.reaction_not_found")
-		}
-		x := list[0]
-		if x.Status != StatusCompleted || x.Version != version {
-			return apperr.Conflict("error.conflict")
-		}
-		if err := patient.CheckActive(ctx, tx, x.PatientID); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE immunisation_reactions SET status = $1, error_reason = $2, version = version + 1
