@@ -20,6 +20,9 @@ type Record struct {
 	VisitStatus    string
 	VisitVersion   int
 	VisitUpdatedAt time.Time
+	// VisitCreatedAt: when the visit form was first saved (zero in a version kept before it
+	// was read).
+	VisitCreatedAt time.Time
 }
 
 // RecordFilter selects records; every condition set must hold. Pages are keyset pages in
@@ -98,7 +101,7 @@ func records(ctx context.Context, q database.Querier, f RecordFilter) ([]Record,
 	case f.After > 0:
 		where = append(where, "a.id > "+arg(f.After))
 	}
-	query := `SELECT ` + appointmentColumnsWithContent + `, COALESCE(v.version, 0), v.updated_at` + appointmentFrom
+	query := `SELECT ` + appointmentColumnsWithContent + `, COALESCE(v.version, 0), v.updated_at, v.created_at` + appointmentFrom
 	if len(where) > 0 {
 		query += ` WHERE ` + strings.Join(where, " AND ")
 	}
@@ -113,12 +116,12 @@ func records(ctx context.Context, q database.Querier, f RecordFilter) ([]Record,
 	for rows.Next() {
 		var rec Record
 		var content string
-		var updated sql.NullTime
+		var updated, created sql.NullTime
 		var followUp sql.NullInt64
 		a := &rec.Appointment
 		if err := rows.Scan(&a.ID, &a.PatientID, &a.DoctorID, &a.StartsAt, &a.DurationMinutes, &a.Day, &a.QueueNumber, &a.Type,
 			&a.Reason, &a.Remarks, &a.Status, &a.CancelReason, &followUp, &a.ConfirmedAt, &a.VisitStatus, &content, &a.CreatedAt, &a.UpdatedAt, &a.Version,
-			&rec.VisitVersion, &updated); err != nil {
+			&rec.VisitVersion, &updated, &created); err != nil {
 			return nil, err
 		}
 		if followUp.Valid {
@@ -135,6 +138,9 @@ func records(ctx context.Context, q database.Querier, f RecordFilter) ([]Record,
 		}
 		if updated.Valid {
 			rec.VisitUpdatedAt = updated.Time.UTC()
+		}
+		if created.Valid {
+			rec.VisitCreatedAt = created.Time.UTC()
 		}
 		out = append(out, rec)
 		list = append(list, rec.Appointment)
@@ -219,38 +225,22 @@ func keep(ctx context.Context, q database.Querier, visit bool, ids ...int64) err
 	return nil
 }
 
-// GrowthChanged gives a new version to the visit forms of patient id that hold a weight and a
-// height, inside the caller's transaction, at now: the BMI percentile for age and sex the FHIR
-// API reads of each (59576-9) is worked out of the patient's birth date and sex too, and changed
-// with them — a reader syncing by version or _lastUpdated sees it, and the version kept holds
-// the patient as now (vread of an earlier one gives the percentile as it was). The forms' content
-// is unchanged.
-func GrowthChanged(ctx context.Context, tx *sql.Tx, patientID int64, now time.Time) error {
-	rows, err := tx.QueryContext(ctx, `SELECT appointment_id, content FROM visits WHERE patient_id = $1 ORDER BY appointment_id`, patientID)
+// AgeOrSexChanged gives every visit form of patient id a new version, inside the caller's
+// transaction, at now: what the FHIR API works out of a form with the patient's birth date and
+// sex — each vital's flag by age band, the BMI percentile for age and sex (59576-9) — changed
+// with them; a reader syncing by version or _lastUpdated sees it, and the version kept holds
+// the patient as now (vread of an earlier one gives them as they were). The forms' content is
+// unchanged.
+func AgeOrSexChanged(ctx context.Context, tx *sql.Tx, patientID int64, now time.Time) error {
+	ids, err := database.Column[int64](tx.QueryContext(ctx, `SELECT appointment_id FROM visits WHERE patient_id = $1 ORDER BY appointment_id`, patientID))
 	if err != nil {
 		return fmt.Errorf("read the patient's visits: %w", err)
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		var raw string
-		if err := rows.Scan(&id, &raw); err != nil {
-			rows.Close()
-			return err
-		}
-		var c Content
-		if json.Unmarshal([]byte(raw), &c) == nil && c.Vitals.Weight != nil && c.Vitals.Height != nil {
-			ids = append(ids, id)
-		}
+	if len(ids) == 0 {
+		return nil
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, id := range ids {
-		if _, err := tx.ExecContext(ctx, `UPDATE visits SET version = version + 1, updated_at = $1 WHERE appointment_id = $2`, now.UTC(), id); err != nil {
-			return fmt.Errorf("version the visit: %w", err)
-		}
+	if _, err := tx.ExecContext(ctx, `UPDATE visits SET version = version + 1, updated_at = $1 WHERE patient_id = $2`, now.UTC(), patientID); err != nil {
+		return fmt.Errorf("version the visits: %w", err)
 	}
 	return keep(ctx, tx, true, ids...)
 }

@@ -214,6 +214,20 @@ func TestFHIRReadsTheClinicsRecords(t *testing.T) {
 			!strings.Contains(string(js), `"provisional"`) {
 			t.Errorf("conditions: %s", js)
 		}
+		// A corrected birth date versions the visit (its vitals' flags are by age), but a diagnosis
+		// stays recorded when it was (recordedDate: first recorded).
+		recorded := entries(b)[0]["recordedDate"]
+		var pat map[string]any
+		c.clerk.Do("GET", fmt.Sprintf("/api/patients/%d", c.patientID), nil).JSON(t, &pat)
+		born, _ := time.Parse(time.DateOnly, pat["birth_date"].(string))
+		pat["birth_date"] = born.AddDate(0, 0, -1).Format(time.DateOnly)
+		if r := c.clerk.Do("PUT", fmt.Sprintf("/api/patients/%d", c.patientID), pat); r.Status != http.StatusOK {
+			t.Fatalf("correct the birth date: %d %s", r.Status, r.Body)
+		}
+		if again := entries(get(t, api, fmt.Sprintf("%s/Condition?patient=%d", base, c.patientID), http.StatusOK)); again[0]["recordedDate"] != recorded ||
+			again[0]["meta"].(map[string]any)["versionId"] == entries(b)[0]["meta"].(map[string]any)["versionId"] {
+			t.Errorf("after the birth date's correction: recordedDate %v (was %v), meta %v", again[0]["recordedDate"], recorded, again[0]["meta"])
+		}
 		b = get(t, api, fmt.Sprintf("%s/Observation?subject=Patient/%d&category=vital-signs", base, c.patientID), http.StatusOK)
 		obs := entries(b)
 		js, _ = json.Marshal(obs)

@@ -74,6 +74,19 @@ func TestFHIRGrowthObservations(t *testing.T) {
 			!strings.Contains(js(pct["meta"]), "pediatric-bmi-for-age|6.1.0") || !strings.Contains(js(pct["category"]), "vital-signs") {
 			t.Errorf("BMI percentile: %v, the chart's %v", pct, *points[0].Pct.BFA)
 		}
+		// A visit with a heart rate only: its flag is by age band, so it is versioned too.
+		var b struct{ ID int64 }
+		r = c.clerk.Do("POST", "/api/appointments", map[string]any{"patient_id": kid, "doctor_id": c.env.UserID("doc"),
+			"starts_at": at.Add(time.Hour).Format(time.RFC3339), "duration_minutes": 15, "type": "new", "reason": "cough"})
+		if r.Status != http.StatusCreated {
+			t.Fatalf("book: %d %s", r.Status, r.Body)
+		}
+		r.JSON(t, &b)
+		c.clerk.Do("POST", fmt.Sprintf("/api/appointments/%d/arrive", b.ID), map[string]any{})
+		if r := c.nurse.Do("PUT", fmt.Sprintf("/api/appointments/%d/visit/vitals", b.ID), map[string]any{"version": 0, "vitals": map[string]any{"heart_rate": 120}}); r.Status != http.StatusOK {
+			t.Fatalf("vitals: %d %s", r.Status, r.Body)
+		}
+		hr := get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-hr", b.ID), http.StatusOK)
 		// The percentile is worked out of the birth date too: a corrected birth date gives it a new
 		// version (a reader syncing by version sees the new value); vread of the first gives the first.
 		first := pct["meta"].(map[string]any)["versionId"].(string)
@@ -95,9 +108,25 @@ func TestFHIRGrowthObservations(t *testing.T) {
 		if h := entries(get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-bmipct/_history", a.ID), http.StatusOK)); len(h) < 2 {
 			t.Errorf("history: %d versions", len(h))
 		}
+		if hr2 := get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-hr", b.ID), http.StatusOK); hr2["meta"].(map[string]any)["versionId"] == hr["meta"].(map[string]any)["versionId"] {
+			t.Errorf("the heart rate's version did not move with the birth date: %v", hr2["meta"])
+		}
 		// Weight and length as every patient's.
 		one("29463-7")
 		one("8302-2")
+		// A birth date corrected to an adult's: the percentile is gone (410), its history says when.
+		c.clerk.Do("GET", fmt.Sprintf("/api/patients/%d", kid), nil).JSON(t, &p)
+		p["birth_date"] = born.AddDate(-30, 0, 0).Format(time.DateOnly)
+		if r := c.clerk.Do("PUT", fmt.Sprintf("/api/patients/%d", kid), p); r.Status != http.StatusOK {
+			t.Fatalf("correct the birth date: %d %s", r.Status, r.Body)
+		}
+		get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-bmipct", a.ID), http.StatusGone)
+		get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-nothing", a.ID), http.StatusNotFound)
+		hb := get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-bmipct/_history", a.ID), http.StatusOK)
+		if list := hb["entry"].([]any); len(list) < 3 || list[0].(map[string]any)["request"].(map[string]any)["method"] != "DELETE" ||
+			list[0].(map[string]any)["resource"] != nil {
+			t.Errorf("the percentile's history after it is gone: %v", hb["entry"])
+		}
 		// An adult's BMI is no percentile.
 		if got := entries(get(t, api, fmt.Sprintf("/fhir/R4/Observation?patient=%d&code=59576-9", c.patientID), http.StatusOK)); len(got) != 0 {
 			t.Errorf("an adult's BMI percentile: %v", got)

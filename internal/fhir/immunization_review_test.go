@@ -104,6 +104,7 @@ func TestRecommendationTargetsAndDates(t *testing.T) {
 		dates(immunisation.Recommendation{Antigen: "polio", Schedule: "who", DoseNumber: 1, Doses: 3, Status: "refused"}),
 		dates(immunisation.Recommendation{Antigen: "hepb", Schedule: "who", DoseNumber: 3, Doses: 3, Status: "complete"}),
 		dates(immunisation.Recommendation{Antigen: "rotavirus", Schedule: "who", DoseNumber: 1, Doses: 2, Status: "aged_out"}),
+		dates(immunisation.Recommendation{Antigen: "diphtheria", Schedule: "who", DoseNumber: 1, Doses: 3, Status: "deferred"}),
 	}}
 	body, err := fhir.RecommendationJSON(12, f)
 	if err != nil {
@@ -112,15 +113,20 @@ func TestRecommendationTargetsAndDates(t *testing.T) {
 	res := validResource(t, body)
 	for i, r := range res["recommendation"].([]any) {
 		rec := r.(map[string]any)
-		want := map[int]string{0: "14189004", 1: "27836007", 2: "398102009", 3: "66071002", 4: "18624000"}[i]
+		want := map[int]string{0: "14189004", 1: "27836007", 2: "398102009", 3: "66071002", 4: "18624000", 5: "397430003"}[i]
 		if got := codingOf(rec["targetDisease"], "http://snomed.info/sct"); got != want {
 			t.Errorf("recommendation %d targetDisease: %v, want SNOMED CT %s", i, rec["targetDisease"], want)
 		}
 		if codingOf(rec["targetDisease"], "urn:emr:antigen") == "" || rec["targetDisease"].(map[string]any)["text"] == "" {
 			t.Errorf("recommendation %d lost the clinic's code or the name: %v", i, rec["targetDisease"])
 		}
-		if _, has := rec["dateCriterion"]; has != (i == 0) {
+		if _, has := rec["dateCriterion"]; has != (i == 0 || i == 5) {
 			t.Errorf("recommendation %d (%v) dateCriterion: %v", i, rec["forecastStatus"], rec["dateCriterion"])
+		}
+		// A deferred dose is HL7's "due" (forecastStatus is a modifier), the clinic's code beside it.
+		if i == 5 && (codingOf(rec["forecastStatus"], "http://terminology.hl7.org/CodeSystem/immunization-recommendation-status") != "due" ||
+			codingOf(rec["forecastStatus"], "urn:emr:immunisation-forecast-status") != "deferred") {
+			t.Errorf("a deferred dose's forecastStatus: %v", rec["forecastStatus"])
 		}
 	}
 }

@@ -54,6 +54,13 @@ func toConditions(rec appointment.Record) []Resource {
 	}
 	aid := strconv.FormatInt(rec.ID, 10)
 	var out []Resource
+	// First recorded: when the visit form was first saved (a later edit of the form, or a new
+	// version because the patient's birth date was corrected, does not move it); a version kept
+	// before the creation time was read says its own time.
+	recorded := rec.VisitCreatedAt
+	if recorded.IsZero() {
+		recorded = rec.VisitUpdatedAt
+	}
 	for i, d := range rec.Content.Diagnoses {
 		code := &CodeableConcept{Text: d.Text}
 		if d.Code != "" {
@@ -65,7 +72,7 @@ func toConditions(rec appointment.Record) []Resource {
 		c := Condition{
 			base:               newBase("Condition", aid+"-"+strconv.Itoa(i+1), rec.VisitVersion, rec.VisitUpdatedAt),
 			VerificationStatus: verification, Category: encounterDiagnosis, Code: code,
-			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), RecordedDate: instant(rec.VisitUpdatedAt),
+			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), RecordedDate: instant(recorded),
 		}
 		c.claim(profileCondition, conditionConforms(c))
 		out = append(out, c)

@@ -95,11 +95,13 @@ func (h *Handler) recommendationOf(ctx context.Context, id int64, lang string) (
 	return res, ok, err
 }
 
-// dated are the forecast statuses whose recommendation carries dates: a dose still to give.
+// dated are the forecast statuses whose recommendation carries dates: a dose still to give (a
+// deferred one from the day to come back).
 // A complete, aged-out, refused or contraindicated one says its status alone — no day to give
 // a dose that is not to be given (the forecast keeps a refused or contraindicated dose's days
 // for the chart, which shows when it would have been due).
-var dated = map[string]bool{immunisation.StatusUpcoming: true, immunisation.StatusDue: true, immunisation.StatusOverdue: true}
+var dated = map[string]bool{immunisation.StatusUpcoming: true, immunisation.StatusDue: true, immunisation.StatusOverdue: true,
+	immunisation.StatusDeferred: true}
 
 // toRecommendation is a forecast as an ImmunizationRecommendation: each antigen's next dose
 // (or why there is none) with its dates, and the doses of the record that counted for it.
@@ -113,6 +115,10 @@ func toRecommendation(patientID int64, f immunisation.Forecast, lang string, at 
 		status := CodeableConcept{Text: textOr(forecastStatusText[r.Status], r.Status)}
 		if c, ok := forecastStatuses[r.Status]; ok {
 			status.Coding = []Coding{c}
+		} else if r.Status == immunisation.StatusDeferred {
+			// forecastStatus is a modifier: a deferred dose is HL7's "due" (its dates from the day
+			// to come back), the clinic's own code beside it says why not today.
+			status.Coding = []Coding{forecastStatuses[immunisation.StatusDue], {System: systemForecastStatus, Code: r.Status}}
 		} else {
 			status.Coding = []Coding{{System: systemForecastStatus, Code: r.Status}}
 		}

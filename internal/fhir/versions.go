@@ -249,9 +249,38 @@ func (t typeVersions) read(h *Handler) http.HandlerFunc {
 		if pick(v.resources, t.kind, id) == nil && h.movedLab(w, r, t.kind, id, recordID, v) {
 			return
 		}
-		t.answer(h, w, r, src, recordID, v, id, notFound(t.kind, id), "")
+		missing := notFound(t.kind, id)
+		if found && pick(v.resources, t.kind, id) == nil {
+			// A resource worked out of its record that an earlier version had and this one has not
+			// (a vital removed from the form; a BMI percentile past the tables' ages after a
+			// corrected birth date) is gone, not unknown (R4 HTTP: 410 after a delete).
+			if gone, err := t.wasKept(r, src, recordID, id); err != nil {
+				WriteError(w, r, err)
+				return
+			} else if gone {
+				missing = &Error{Status: http.StatusGone, Code: "deleted", Key: "fhir.gone", Args: []any{t.kind + "/" + id}}
+			}
+		}
+		t.answer(h, w, r, src, recordID, v, id, missing, "")
 	}
 }
+
+// wasKept says whether a kept version of record recordID held resource id, readable by the
+// caller (one it may not read is not said to have been).
+func (t typeVersions) wasKept(r *http.Request, src versionSource, recordID int64, id string) (bool, error) {
+	list, err := src.kept(r.Context(), database.KeptQuery{ID: recordID, Limit: maxKeptRead}, i18n.FromRequest(r))
+	if err != nil {
+		return false, err
+	}
+	p := auth.PrincipalFrom(r.Context())
+	return slices.ContainsFunc(list, func(v version) bool {
+		res := pick(v.resources, t.kind, id)
+		return res != nil && readRefusal(p, res, auth.ActRead, notFound(t.kind, id)) == nil
+	}), nil
+}
+
+// maxKeptRead bounds the kept versions of one record read to tell a resource gone.
+const maxKeptRead = 1000
 
 // movedLab answers a read of a laboratory Observation by its old id, "lab-{order}-{result
 // row}", with 301 Moved Permanently to its id now, "lab-{order}-{analyte}" (labResultID),
@@ -377,13 +406,18 @@ func (t typeVersions) history(h *Handler) http.HandlerFunc {
 		var entries []BundleEntry
 		var patientID int64
 		p := auth.PrincipalFrom(r.Context())
-		for _, v := range list {
+		for i, v := range list {
 			if res := pick(v.resources, t.kind, id); res != nil {
 				if e := readRefusal(p, res, auth.ActRead, notFound(t.kind, id)); e != nil {
 					WriteError(w, r, e)
 					return
 				}
 				entries = append(entries, versionEntry(base, res))
+			} else if i+1 < len(list) && pick(list[i+1].resources, t.kind, id) != nil {
+				// The version that no longer has it: its deletion (R4 history: a DELETE entry).
+				entries = append(entries, BundleEntry{FullURL: base + "/" + t.kind + "/" + id,
+					Request:  &EntryRequest{Method: "DELETE", URL: t.kind + "/" + id},
+					Response: &EntryResponse{Status: "204", Etag: `W/"` + strconv.Itoa(v.version) + `"`}})
 			}
 			patientID = v.patientID
 		}

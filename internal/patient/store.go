@@ -37,10 +37,11 @@ type Store struct {
 	// rebuilds the patient's rows: what is due hangs on the age, and the list leaves out the
 	// archived).
 	ChildChanged func(ctx context.Context, tx *sql.Tx, id int64) error
-	// GrowthChanged, when set, is told inside the update's transaction that a patient's birth
-	// date or sex changed (what is worked out of them and versioned with the visits — the BMI
-	// percentile the FHIR API reads — takes a new version).
-	GrowthChanged func(ctx context.Context, tx *sql.Tx, id int64) error
+	// AgeOrSexChanged, when set, is told inside the update's transaction, at its time, that a
+	// patient's birth date or sex changed (what is worked out of them and versioned with the
+	// visits — the vitals' flags by age, the BMI percentile the FHIR API reads — takes a new
+	// version).
+	AgeOrSexChanged func(ctx context.Context, tx *sql.Tx, id int64, now time.Time) error
 }
 
 // SignInAddresses are a patient's phone and e-mail, and the language of their messages.
@@ -470,8 +471,8 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 			return err
 		}
 	}
-	if s.GrowthChanged != nil && (old.BirthDate != in.BirthDate || old.Sex != in.Sex) {
-		if err := s.GrowthChanged(ctx, tx, id); err != nil {
+	if s.AgeOrSexChanged != nil && (old.BirthDate != in.BirthDate || old.Sex != in.Sex) {
+		if err := s.AgeOrSexChanged(ctx, tx, id, now); err != nil {
 			return err
 		}
 	}

@@ -5,7 +5,6 @@ package stores
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"emr/internal/appointment"
@@ -116,11 +115,9 @@ func New(db *database.DB, c Clinic) *Set {
 	// by every writer (the commands' too).
 	immunisation.DueLoc = loc
 	s.Patients.ChildChanged = immunisation.RefreshDue
-	// A visit's BMI percentile (FHIR) is worked out of the birth date and sex: a change of either
-	// versions the visits it reads.
-	s.Patients.GrowthChanged = func(ctx context.Context, tx *sql.Tx, id int64) error {
-		return appointment.GrowthChanged(ctx, tx, id, time.Now())
-	}
+	// A visit's vitals' flags and BMI percentile (FHIR) are worked out of the birth date and sex:
+	// a change of either versions the patient's visits.
+	s.Patients.AgeOrSexChanged = appointment.AgeOrSexChanged
 	s.DueReminders = &immunisation.DueService{DB: db, Loc: loc, BaseURL: c.BaseURL, CanSend: s.Messages.CanSend,
 		Messages: func(ctx context.Context, q database.Querier) (immunisation.MessageRules, error) {
 			r, err := reminder.ReadSettings(ctx, q)
