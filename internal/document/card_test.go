@@ -79,12 +79,12 @@ func TestImmunisationCard(t *testing.T) {
 			paper, lang, heading, nextDue string
 			more                          []string
 		}{
-			{"a6-portrait", "en", "Immunisation card", "1\u00a0Jan\u00a02027", []string{"female", "now — overdue since", "outside the national programme (service vaccine)",
+			{"a6-portrait", "en", "Immunisation card", "1\u00a0Jan\u00a02027", []string{"female", "now — due since", "outside the national programme (service vaccine)",
 				"DTwP-HepB-Hib vaccine (pentavalent): Diphtheria", "Contraindication to", "Intussusception in the past", "permanent",
 				"Reaction after immunisation", "Fever: 39.1 at night", "moderate, serious"}},
-			{"a5-portrait", "ru", "Выписка о профилактических прививках", "01.01.2027", []string{"сейчас — просрочена с", "вне национального календаря", "Пентавалентная вакцина АКДС-ГепB-Hib: ", "Медотвод", "Повышение температуры"}},
-			{"a6-portrait", "zh", "预防接种记录", "2027年1月1日", []string{"逾期", "非免疫规划疫苗（自费）", "接种禁忌", "发热"}},
-			{"a6-portrait", "vi", "Phiếu tiêm chủng", "01/01/2027", []string{"quá hạn từ", "ngoài TCMR (tiêm dịch vụ)", "Vắc xin 5 trong 1 DPT-VGB-Hib: ", "Chống chỉ định", "Sốt"}},
+			{"a5-portrait", "ru", "Выписка о профилактических прививках", "01.01.2027", []string{"сейчас — срок с", "вне национального календаря", "Пентавалентная вакцина АКДС-ГепB-Hib: ", "Медотвод", "Повышение температуры"}},
+			{"a6-portrait", "zh", "预防接种记录", "2027年1月1日", []string{"起应种", "非免疫规划疫苗（自费）", "接种禁忌", "发热"}},
+			{"a6-portrait", "vi", "Phiếu tiêm chủng", "01/01/2027", []string{"đến hạn từ", "ngoài TCMR (tiêm dịch vụ)", "Vắc xin 5 trong 1 DPT-VGB-Hib: ", "Chống chỉ định", "Sốt"}},
 		} {
 			d := apitest.Do[doc](t, s.nurse, http.StatusCreated, "POST", path, map[string]any{"paper": c.paper, "language": c.lang})
 			body := text(d.Content)

@@ -453,8 +453,8 @@ func immunisations(lang string, c immunisation.Card) Value {
 			dose = strconv.Itoa(d.Dose)
 		}
 		due := shortDay(lang, d.DueOn)
-		if c.AsOf != "" && d.DueOn < c.AsOf { // overdue: give it now (a past day alone reads as done)
-			due = i18n.T(lang, "document.value.imm.overdue_since", due)
+		if c.AsOf != "" && d.DueOn < c.AsOf { // due already: give it now (a past day alone reads as done)
+			due = i18n.T(lang, "document.value.imm.due_since", due)
 		}
 		next = append(next, []string{what, dose, due})
 	}

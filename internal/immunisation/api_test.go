@@ -205,6 +205,8 @@ func TestRecordRefusesBadInput(t *testing.T) {
 			{"deferral for more than 90 days", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever 38.6", "until_on": day(91)}, "until_on"},
 			{"deferral with a severe reaction before (a contraindication)", map[string]any{"kind": "deferred", "vaccine": "dtap", "occurred_on": day(0), "reason": "reaction", "until_on": day(7),
 				"screening": map[string]any{"previous_severe_reaction": true}}, "screening.previous_severe_reaction"},
+			{"deferral of a live vaccine for an immunosuppressed child (a contraindication)", map[string]any{"kind": "deferred", "vaccine": "mmr", "occurred_on": day(0), "reason": "fever", "until_on": day(7),
+				"screening": map[string]any{"temperature_c": 38.6, "immunosuppressed": true}}, "screening.immunosuppressed"},
 			{"deferral naming a vaccine and an antigen it does not give", map[string]any{"kind": "deferred", "vaccine": "bcg", "antigen": "measles", "occurred_on": day(0), "reason": "x", "until_on": day(7)}, "antigen"},
 			{"deferral reason with a right-to-left override", map[string]any{"kind": "deferred", "vaccine": "bcg", "occurred_on": day(0), "reason": "fever\u202e", "until_on": day(7)}, "reason"},
 			{"deferral with intussusception (a contraindication)", map[string]any{"kind": "deferred", "vaccine": "rv1", "occurred_on": day(0), "reason": "intussusception", "until_on": day(7),
@@ -1019,6 +1021,20 @@ func TestADeferralIsARecordOfItsOwn(t *testing.T) {
 		// The due list holds the child from the day to come back.
 		if n := dbtest.Count(t, db, `SELECT COUNT(*) FROM immunisation_due WHERE patient_id = $1 AND antigen = 'diphtheria' AND due_on = $2`, child, day(7)); n != 1 {
 			t.Errorf("due row on the day to come back: %d", n)
+		}
+		// A fever with a contraindication beside it: every vaccine may still be deferred (the
+		// contraindication is the doctor's to record); the one vaccine may not.
+		both := map[string]any{"temperature_c": 38.6, "previous_severe_reaction": true}
+		if r := s.nurse.Do("POST", s.path(child), map[string]any{"kind": "deferred", "vaccine": "ipv", "occurred_on": day(0), "until_on": day(6),
+			"reason": "Fever", "screening": both}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("one vaccine deferred over a contraindication: %d %s", r.Status, r.Body)
+		}
+		apitest.Do[rec](t, s.nurse, http.StatusCreated, "POST", s.path(child), map[string]any{"kind": "deferred", "occurred_on": day(0), "until_on": day(9),
+			"reason": "Fever", "screening": both})
+		// Every vaccine deferred to day 9: one vaccine to day 8 adds nothing.
+		if r := s.nurse.Do("POST", s.path(child), map[string]any{"kind": "deferred", "vaccine": "ipv", "occurred_on": day(0), "until_on": day(8),
+			"reason": "Fever"}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("a deferral inside one of every vaccine: %d %s", r.Status, r.Body)
 		}
 		// A deferral of every vaccine (the child unwell): every due antigen is deferred, and any
 		// vaccine warns before the day to come back.

@@ -70,6 +70,10 @@ func (s Screening) asked(q string) bool { return s.field(q) != nil }
 // field is question q's answer (nil: not asked).
 func (s Screening) field(q string) *bool {
 	switch q {
+	case "pregnant":
+		return s.Pregnant
+	case "immunosuppressed":
+		return s.Immunosuppressed
 	case "fever":
 		return s.Fever
 	case "acute_illness":
@@ -186,4 +190,34 @@ func FeverFrom(cat interface{ Schedules(lang string) []Schedule }, first string)
 		}
 	}
 	return defaultFeverFrom
+}
+
+// Deferrable are the screening's findings that defer a dose for a passing reason (QĐ
+// 1575/QĐ-BYT's "tạm hoãn"; ACIP's intervals after blood products and immunosuppression; BCG's
+// weight and tuberculin test): every other stop is a contraindication, a doctor's to record.
+var Deferrable = []string{"screening_fever", "screening_acute_illness", "screening_heart_lung", "screening_consciousness",
+	"blood_products", "immunosuppressant_stopped", "bcg_low_weight", "bcg_tuberculin"}
+
+// contraindicatingAnswers are the screening's questions whose answers contraindicate vaccine v
+// (not a passing reason): a rule that applies and is not deferrable, and pregnancy or
+// immunosuppression for a live vaccine.
+func contraindicatingAnswers(s Screening, v Vaccine, birth, day string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range screeningRules {
+		answered, _ := s.answer(x.question, defaultFeverFrom)
+		if answered == x.negated || x.negated || seen[x.question] || slices.Contains(Deferrable, x.code) || !x.appliesTo(v, birth, day, "") {
+			continue
+		}
+		seen[x.question] = true
+		out = append(out, x.question)
+	}
+	if v.Live {
+		for _, q := range []string{"pregnant", "immunosuppressed"} {
+			if yes(s.field(q)) && !seen[q] {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
 }

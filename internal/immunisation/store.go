@@ -417,10 +417,11 @@ func (s *Store) clean(in *RecordInput, c child, today string) error {
 		if t := in.Screening.TemperatureC; t != nil && (*t < minTemperature || *t > maxTemperature) {
 			v.Add("screening.temperature_c", "immunisation.bad_temperature")
 		}
-		// What contraindicates a vaccine is not deferred (QĐ 1575/QĐ-BYT keeps "chống chỉ định"
-		// apart from "tạm hoãn"): a doctor records it as a contraindication.
-		for _, q := range []string{"previous_severe_reaction", "intussusception"} {
-			if yes(in.Screening.field(q)) {
+		// What contraindicates the vaccine named is not deferred (QĐ 1575/QĐ-BYT keeps "chống chỉ
+		// định" apart from "tạm hoãn"): a doctor records it as a contraindication. A deferral of
+		// every vaccine (the child unwell) is taken whatever else the screening found.
+		if vac, ok := cat.Vaccine(in.Vaccine, "en"); ok {
+			for _, q := range contraindicatingAnswers(in.Screening, vac, c.BirthDate, in.OccurredOn) {
 				v.Add("screening."+q, "immunisation.deferral_is_contraindication")
 			}
 		}
@@ -486,12 +487,12 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 				return err
 			}
 		}
-		// A deferral that adds nothing (the same vaccine or antigen already deferred to that day or
-		// later: a second click) is refused; a later day to come back extends it.
+		// A deferral that adds nothing (the same vaccine or antigen, or every vaccine, already
+		// deferred to that day or later: a second click) is refused; a later day extends it.
 		if in.Kind == KindDeferred {
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM immunisations WHERE patient_id = $1 AND kind = $2 AND status = $3
-				AND vaccine = $4 AND antigen = $5 AND occurred_on <= $6 AND until_on >= $7`, patientID, KindDeferred, StatusCompleted,
+				AND (vaccine = $4 AND antigen = $5 OR vaccine = '' AND antigen = '') AND occurred_on <= $6 AND until_on >= $7`, patientID, KindDeferred, StatusCompleted,
 				in.Vaccine, in.Antigen, in.OccurredOn, in.UntilOn).Scan(&n); err != nil {
 				return fmt.Errorf("read the deferrals: %w", err)
 			}

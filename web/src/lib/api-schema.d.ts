@@ -3741,7 +3741,7 @@ export type components = {
       acute_illness: boolean | null;
       /** @description Immunoglobulin or blood products in the last 3–11 months. */
       blood_products_recent: boolean | null;
-      /** @description 38.0 °C or more, or 35.5 °C or less. */
+      /** @description From the clinic's first programme's fever_from (37.5 °C in Viet Nam, 38.0 °C elsewhere), or 35.5 °C or less; left unanswered, a temperature measured answers it. */
       fever: boolean | null;
       /** @description Immunosuppressive treatment ended in the last 1–6 months. */
       immunosuppressant_stopped_recent: boolean | null;

@@ -44,6 +44,31 @@ describe('deferring a dose at the screening', () => {
     expect(d.antigens).toEqual(['measles', 'mumps', 'rubella'])
   })
 
+  it('with a contraindication beside a fever, defers every vaccine only and names the contraindication for the doctor', async () => {
+    const onDefer = vi.fn<(d: Deferral) => void>()
+    const severe: Finding = { code: 'screening_severe_reaction', severity: 'stop', message: 'A severe reaction after an earlier dose.', vaccine: 'mmr' }
+    await renderScreen(<GiveDialog patientId={9} onClose={() => {}} onDefer={onDefer} />, {
+      me: user(['record immunisations']),
+      api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations/check': () => ({ findings: [fever, severe] }) },
+    })
+    const dialog = screen.getByRole('dialog', { name: 'Give a dose' })
+    await waitFor(() => {
+      fireEvent.input(within(dialog).getByRole('combobox', { name: 'Vaccine' }), { target: { value: 'M-M-R' } })
+      expect(within(dialog).getByRole('option', { name: 'M-M-R II' })).toBeTruthy()
+    })
+    fireEvent.click(within(dialog).getByRole('option', { name: 'M-M-R II' }))
+    fireEvent.click(await within(dialog).findByTestId('give-defer'))
+    const d = onDefer.mock.calls[0][0]
+    expect(d.reason).toBe('A fever of 38.6 °C: defer the dose.')
+    expect(d.contraindications).toEqual(['A severe reaction after an earlier dose.'])
+    cleanup()
+    await renderScreen(<DeferDialog patientId={9} deferral={{ ...d, unwell: false }} onClose={() => {}} />, { me: user(['record immunisations']), api: { 'GET /immunisation/catalogue': catalogue } })
+    const defer = screen.getByRole('dialog', { name: 'Defer every vaccine' })
+    expect(within(defer).getByTestId('defer-contraindicated').textContent).toContain('A severe reaction after an earlier dose.')
+    expect((within(defer).getByRole('radio', { name: 'M-M-R II only' }) as HTMLInputElement).disabled).toBe(true)
+    expect((within(defer).getByRole('radio', { name: 'Every vaccine (the child is unwell)' }) as HTMLInputElement).checked).toBe(true)
+  })
+
   it('offers no deferral for a contraindication', async () => {
     const severe: Finding = { code: 'screening_severe_reaction', severity: 'stop', message: 'A severe reaction after an earlier dose.', vaccine: 'mmr' }
     await renderScreen(<GiveDialog patientId={9} onClose={() => {}} onDefer={() => {}} />, {
@@ -68,7 +93,7 @@ describe('deferring a dose at the screening', () => {
       me: user(['record immunisations']),
       api: { 'GET /immunisation/catalogue': catalogue, 'POST /patients/9/immunisations': () => record(61, { kind: 'deferred', vaccine: '' }) },
     })
-    const dialog = screen.getByRole('dialog', { name: 'Defer M-M-R II' })
+    const dialog = screen.getByRole('dialog', { name: 'Defer every vaccine' })
     expect((within(dialog).getByRole('radio', { name: 'Every vaccine (the child is unwell)' }) as HTMLInputElement).checked).toBe(true)
     const back = within(dialog).getByLabelText('Come back on')
     fireEvent.input(back, { target: { value: plusDays(today(), 7) } })

@@ -45,6 +45,8 @@ export interface Deferral {
   reason: string
   /** The child is unwell (a fever, an acute illness): every vaccine is deferred unless said otherwise. */
   unwell: boolean
+  /** What the check found that contraindicates this vaccine (not deferred: a doctor records it); then only every vaccine may be deferred. */
+  contraindications?: string[]
 }
 
 type Scope = 'all' | 'vaccine'
@@ -61,8 +63,9 @@ export function DeferDialog({ patientId, deferral, forecast = [], onClose }: { p
   const catalogue = useCatalogue()
   const save = useRecordImmunisation(patientId)
   const on = today()
+  const contraindicated = Boolean(deferral.contraindications?.length)
   const form = useForm<{ scope: Scope; reason: string; until_on: string }>(
-    { scope: deferral.unwell ? 'all' : 'vaccine', reason: deferral.reason, until_on: '' },
+    { scope: deferral.unwell || contraindicated ? 'all' : 'vaccine', reason: deferral.reason, until_on: '' },
     {
       reason: (v) => (v.trim() ? undefined : t('immunisations.reasonRequired')),
       until_on: (v) => (!v ? t('immunisations.backOnRequired') : v <= on ? t('immunisations.backOnAfter') : v > plusDays(on, MAX_DEFERRAL_DAYS) ? t('immunisations.backOnTooLate') : undefined),
@@ -88,15 +91,27 @@ export function DeferDialog({ patientId, deferral, forecast = [], onClose }: { p
     }
   }
   return (
-    <ImmunisationDialog title={t('immunisations.deferTitle', { vaccine: deferral.vaccineName })} okText={t('immunisations.deferOk')} busy={save.isPending} form={form} onSubmit={submit} onClose={onClose}>
+    <ImmunisationDialog
+      title={v.scope === 'all' ? t('immunisations.deferAllTitle') : t('immunisations.deferTitle', { vaccine: deferral.vaccineName })}
+      okText={t('immunisations.deferOk')}
+      busy={save.isPending}
+      form={form}
+      onSubmit={submit}
+      onClose={onClose}
+    >
       <p className={styles.paragraph}>{t('immunisations.deferHint')}</p>
+      {contraindicated && (
+        <div className={styles.notice} data-testid="defer-contraindicated">
+          <Alert type="error" title={t('immunisations.deferNotContraindication', { vaccine: deferral.vaccineName })} description={deferral.contraindications?.join('; ')} />
+        </div>
+      )}
       <RadioGroup<Scope>
         legend={t('immunisations.deferScope')}
         value={v.scope}
         onChange={(s) => form.set('scope', s)}
         options={[
           { value: 'all', label: t('immunisations.deferScopeAll') },
-          { value: 'vaccine', label: t('immunisations.deferScopeVaccine', { vaccine: deferral.vaccineName }) },
+          { value: 'vaccine', label: t('immunisations.deferScopeVaccine', { vaccine: deferral.vaccineName }), disabled: contraindicated },
         ]}
       />
       <Field label={t('immunisations.reasonLabel')} required error={form.errors.reason}>

@@ -166,6 +166,7 @@ export function GiveDialog({
       antigens: vaccine.antigens,
       screening: giveInput(form.values, lang).screening,
       unwell: passing.some((f) => UNWELL.includes(f.code)),
+      contraindications: findings.filter((f) => f.severity === 'stop' && !DEFERRABLE.includes(f.code)).map((f) => f.message),
       reason: passing
         .map((f) => f.message)
         .join('; ')
