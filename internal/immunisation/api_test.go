@@ -34,12 +34,13 @@ type record struct {
 }
 
 type finding struct {
-	Code      string `json:"code"`
-	Severity  string `json:"severity"`
-	Message   string `json:"message"`
-	Vaccine   string `json:"vaccine"`
-	Antigen   string `json:"antigen"`
-	Substance string `json:"substance"`
+	Code       string `json:"code"`
+	Severity   string `json:"severity"`
+	Message    string `json:"message"`
+	Vaccine    string `json:"vaccine"`
+	Antigen    string `json:"antigen"`
+	Substance  string `json:"substance"`
+	Deferrable bool   `json:"deferrable"`
 }
 
 type findings struct {
@@ -810,6 +811,13 @@ func TestScreeningIsStoredWithTheDose(t *testing.T) {
 		if got := codes(apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(s.patientID)+"/check", map[string]any{"kind": "given", "vaccine": "ipv",
 			"occurred_on": day(0), "screening": map[string]any{"temperature_c": 38.6}}).Findings); !strings.Contains(got, "screening_fever:stop") {
 			t.Errorf("38.6 °C, the other questions not yet answered: %s", got)
+		}
+		// A fever is a passing reason (the dose may be deferred for it); a severe reaction before is not.
+		for _, f := range apitest.Do[findings](t, s.nurse, http.StatusOK, "POST", s.path(s.patientID)+"/check", map[string]any{"kind": "given", "vaccine": "ipv",
+			"occurred_on": day(0), "screening": map[string]any{"temperature_c": 38.6, "previous_severe_reaction": true}}).Findings {
+			if want := f.Code == "screening_fever"; (f.Code == "screening_fever" || f.Code == "screening_severe_reaction") && f.Deferrable != want {
+				t.Errorf("%s deferrable: %v", f.Code, f.Deferrable)
+			}
 		}
 		// The check asks for neither the lot nor its expiry.
 		if r := s.nurse.Do("POST", s.path(s.patientID)+"/check", dose("hib", day(0), "lot", "", "expiry", "")); r.Status != http.StatusOK {

@@ -290,7 +290,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			}
 		}
 		for _, cr := range c.catchup[p.schedule][a] {
-			if cr.without != "" && len(series) == len(p.rows) && c.withoutApplies(cr, p.rows, gs, excl, today) {
+			if cr.without != "" && len(series) == len(p.rows) && withoutApplies(cr, p.rows, gs, excl, today) {
 				pick(cr)
 				dueAfterInterval = true
 			}
@@ -434,7 +434,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 			// The series done, the dose comes round again: due a repeat after the last.
 			rec.DoseNumber, rec.Source = counted+1, last.source
 			earliest, due := last.repeatMin.after(prev), last.repeat.after(prev)
-			back, _ := deferredTo(excl, a, prev)
+			back := deferredTo(excl, a, prev)
 			earliest, due = later(earliest, back), later(due, back)
 			overdue := due.AddDate(0, 0, overdueDays)
 			rec.EarliestOn, rec.DueOn, rec.OverdueOn = day(earliest), day(due), day(overdue)
@@ -468,11 +468,7 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 		if hasPrev {
 			earliest = later(earliest, interval(r, counted == 0).after(prev))
 		}
-		since := time.Time{}
-		if hasPrev {
-			since = prev
-		}
-		back, _ := deferredTo(excl, a, since)
+		back := deferredTo(excl, a, prev) // prev is zero before the first valid dose
 		// A deferral never pushes a dose past the last day it may be given: it is due from the
 		// earlier of the two (rotavirus dose 1 deferred past its age limit stays givable).
 		if r.maxAge != nil && back.After(latestOf(r.maxAge)) {
@@ -580,25 +576,21 @@ func (c *Catalogue) Forecast(schedules []string, child Child, doses []Dose, excl
 }
 
 // deferredTo is the latest day to come back of the deferrals of antigen recorded on or after
-// since (the last valid dose: a deferral of an earlier dose is spent): the next dose is given
-// from it (QĐ 1575/QĐ-BYT: "tạm hoãn tiêm chủng").
-func deferredTo(excl []Exclusion, antigen string, since time.Time) (time.Time, bool) {
+// since (the last valid dose: a deferral of an earlier dose is spent), zero when none: the
+// next dose is given from it (QĐ 1575/QĐ-BYT: "tạm hoãn tiêm chủng").
+func deferredTo(excl []Exclusion, antigen string, since time.Time) time.Time {
 	var back time.Time
-	found := false
 	for _, e := range excl {
 		if e.Antigen != antigen || e.Kind != KindDeferred {
 			continue
 		}
 		from, ok := parseDay(e.From)
 		until, ok2 := parseDay(e.Until)
-		if !ok || !ok2 || from.Before(since) {
-			continue
-		}
-		if !found || until.After(back) {
-			back, found = until, true
+		if ok && ok2 && !from.Before(since) {
+			back = later(back, until)
 		}
 	}
-	return back, found
+	return back
 }
 
 // status is a recommendation's status on day today (back: the day a deferral said to come
@@ -670,7 +662,7 @@ type onRecord struct {
 // child's: the antigen is contraindicated (today or when a dose was given) and fewer doses than the first one the row
 // leaves out were given before the contraindication began (a child who had all three АКДС
 // doses before it keeps the full series: АДС-анатоксин instruction).
-func (c *Catalogue) withoutApplies(cr catchupRow, rows []doseRow, gs []onRecord, excl []Exclusion, today time.Time) bool {
+func withoutApplies(cr catchupRow, rows []doseRow, gs []onRecord, excl []Exclusion, today time.Time) bool {
 	// Contraindicated today, or on the day of a dose given (a temporary contraindication that
 	// has ended: the doses given under it are judged by the series in force then).
 	if !excluded(excl, cr.without, "contraindicated", today) && !slices.ContainsFunc(gs, func(g onRecord) bool {

@@ -69,6 +69,9 @@ type Finding struct {
 	Vaccine   string `json:"vaccine"`
 	Antigen   string `json:"antigen,omitempty"`
 	Substance string `json:"substance,omitempty"`
+	// Deferrable: a passing reason (Deferrable) the dose may be deferred for, not a
+	// contraindication.
+	Deferrable bool `json:"deferrable,omitempty"`
 }
 
 //go:embed safety_conditions.tsv
@@ -261,7 +264,7 @@ func (s *Store) findings(ctx context.Context, q database.Querier, c child, in Re
 		return nil, err
 	}
 	add := func(code, severity, key string, args ...any) *Finding {
-		out = append(out, Finding{Code: code, Severity: severity, Vaccine: v.Key, Message: i18n.T(lang, key, args...)})
+		out = append(out, Finding{Code: code, Severity: severity, Vaccine: v.Key, Message: i18n.T(lang, key, args...), Deferrable: slices.Contains(Deferrable, code)})
 		return &out[len(out)-1]
 	}
 	day := in.OccurredOn

@@ -91,7 +91,7 @@ type Store struct {
 	// AddAllergy lists an allergy on the patient inside the caller's transaction (the patient
 	// store's AddAllergyIn, wired by the server; nil: none is listed): the vaccine an
 	// anaphylaxis followed, when the reaction's recorder says so.
-	AddAllergy func(ctx context.Context, tx *sql.Tx, e audit.Event, patientID int64, a patient.Allergy) (bool, error)
+	AddAllergy func(ctx context.Context, tx *sql.Tx, e audit.Event, patientID int64, a patient.Allergy, same func(patient.Allergy) bool) (bool, error)
 
 	rebuilding atomic.Bool    // a due rebuild runs (rebuildSoon)
 	rebuilds   sync.WaitGroup // the running one
@@ -513,7 +513,7 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 			if len(set.Schedules) > 0 {
 				first = set.Schedules[0]
 			}
-			fever := *t >= FeverFrom(s.catalogue(), first) || *t <= hypothermiaTo
+			fever, _ := Screening{TemperatureC: t}.answer("fever", FeverFrom(s.catalogue(), first))
 			in.Screening.Fever = &fever
 		}
 		var overridden []string
@@ -713,16 +713,11 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		if in.AddAllergy && s.AddAllergy != nil {
 			// The product as the reader names it (the component to blame is not known), unless an
 			// allergy listed names it in any language (the check reads every language's name).
-			listed, _, err := patient.Allergies(ctx, tx, r.PatientID)
+			added, err = s.AddAllergy(ctx, tx, e, r.PatientID, patient.Allergy{Substance: cmp.Or(r.VaccineName, r.Vaccine), Severity: "severe",
+				Reaction: i18n.T(lang, "immunisation.allergy_reaction", shownDay(lang, in.OnsetOn))},
+				func(a patient.Allergy) bool { return namesVaccine(s.catalogue(), a.Substance, r.Vaccine) })
 			if err != nil {
 				return err
-			}
-			if !slices.ContainsFunc(listed, func(a patient.Allergy) bool { return namesVaccine(s.catalogue(), a.Substance, r.Vaccine) }) {
-				added, err = s.AddAllergy(ctx, tx, e, r.PatientID, patient.Allergy{Substance: cmp.Or(r.VaccineName, r.Vaccine), Severity: "severe",
-					Reaction: i18n.T(lang, "immunisation.allergy_reaction", shownDay(lang, in.OnsetOn))})
-				if err != nil {
-					return err
-				}
 			}
 		}
 		e.Action, e.EntityType, e.EntityID, e.PatientID, e.Outcome = "immunisation.reaction", "immunisation", strconv.FormatInt(id, 10), r.PatientID, audit.Success

@@ -391,18 +391,22 @@ func (s *Store) UpdateIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int6
 
 // AddAllergyIn lists allergy a on patient id inside the caller's transaction, as an update
 // adding it would be written (versioned, audited as patient.update of history.allergies, the
-// allergy status stamped by e's user) — unless a listed one already names the same substance
-// (added false). An archived patient is refused (409). The immunisation record lists the
-// vaccine an anaphylaxis followed, when the nurse recording the reaction says so.
-func (s *Store) AddAllergyIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, a Allergy) (added bool, err error) {
+// allergy status stamped by e's user) — unless a listed one is the same (added false): same
+// says so (nil: the same substance, case and spaces aside). An archived patient is refused
+// (409). The immunisation record lists the vaccine an anaphylaxis followed, when the nurse
+// recording the reaction says so (the same: the product by its name in any language).
+func (s *Store) AddAllergyIn(ctx context.Context, tx *sql.Tx, e audit.Event, id int64, a Allergy, same func(listed Allergy) bool) (added bool, err error) {
 	old, err := get(ctx, tx, id)
 	if err != nil {
 		return false, err
 	}
-	for _, x := range old.History.Allergies {
-		if strings.EqualFold(strings.TrimSpace(x.Substance), strings.TrimSpace(a.Substance)) {
-			return false, nil
+	if same == nil {
+		same = func(x Allergy) bool {
+			return strings.EqualFold(strings.TrimSpace(x.Substance), strings.TrimSpace(a.Substance))
 		}
+	}
+	if slices.ContainsFunc(old.History.Allergies, same) {
+		return false, nil
 	}
 	in := old.Input
 	in.History.Allergies = append(slices.Clone(in.History.Allergies), a)

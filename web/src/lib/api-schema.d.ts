@@ -3599,6 +3599,8 @@ export type components = {
       antigen?: string;
       /** @enum {string} */
       code: "live_pregnancy" | "live_immunosuppressed" | "component_allergy" | "expired_lot" | "contraindicated" | "refused" | "too_early" | "too_close" | "too_late" | "duplicate_today" | "previous_anaphylaxis" | "previous_reaction" | "product_age" | "wrong_vaccine" | "live_interval" | "screening_fever" | "screening_acute_illness" | "screening_heart_lung" | "screening_consciousness" | "screening_severe_reaction" | "intussusception" | "blood_products" | "immunosuppressant_stopped" | "bcg_low_weight" | "hepb_low_weight" | "bcg_tuberculin" | "deferred";
+      /** @description A passing reason the dose may be deferred for (a fever, an acute illness…), not a contraindication. */
+      deferrable?: boolean;
       /** @description In the caller's language. */
       message: string;
       /**

@@ -11,7 +11,7 @@ import { today } from './parts'
 
 afterEach(cleanup)
 
-const fever: Finding = { code: 'screening_fever', severity: 'stop', message: 'A fever of 38.6 °C: defer the dose.', vaccine: 'mmr' }
+const fever: Finding = { code: 'screening_fever', severity: 'stop', message: 'A fever of 38.6 °C: defer the dose.', vaccine: 'mmr', deferrable: true }
 
 describe('deferring a dose at the screening', () => {
   it('offers the deferral when the check finds a reason not to give today, with what it found and the screening', async () => {

@@ -23,10 +23,7 @@ import styles from './immunisations.module.css'
 /** The longest a deferral lasts (the server's rule): a longer wait is a contraindication with an end date. */
 export const MAX_DEFERRAL_DAYS = 90
 
-/** The check's findings a dose may be deferred for: passing reasons (QĐ 1575's tạm hoãn; ACIP's intervals), not contraindications. */
-export const DEFERRABLE: string[] = ['screening_fever', 'screening_acute_illness', 'screening_heart_lung', 'screening_consciousness', 'blood_products', 'immunosuppressant_stopped', 'bcg_low_weight', 'bcg_tuberculin']
-
-/** Those that are about the child, not the vaccine: every vaccine waits. */
+/** The passing reasons (the check marks them deferrable) that are about the child, not the vaccine: every vaccine waits. */
 export const UNWELL: string[] = ['screening_fever', 'screening_acute_illness', 'screening_heart_lung', 'screening_consciousness']
 
 /** Day d (YYYY-MM-DD) plus n days. */

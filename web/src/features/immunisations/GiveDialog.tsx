@@ -23,7 +23,7 @@ import { checkImmunisation, useImmunisationCheck } from './api/checkImmunisation
 import { useCatalogue } from './api/getCatalogue'
 import { useRecordImmunisation } from './api/recordImmunisation'
 import { NEEDS_OVERRIDE, SCREENING_QUESTIONS, type Finding, type RecordInput } from './api/types'
-import { DEFERRABLE, UNWELL, type Deferral } from './DeferDialog'
+import { UNWELL, type Deferral } from './DeferDialog'
 import { ImmunisationDialog } from './Dialogs'
 import { ageInMonths, antigenNames, blankInput, defaultSite, FindingNotes, today, VaccinePicker } from './parts'
 import { answerOf, badTemperature, feverFrom, ScreeningFields, temperatureOf, unanswered, type Answers, unscreened } from './ScreeningFields'
@@ -156,7 +156,7 @@ export function GiveDialog({
 
   // A passing reason not to give it today (a fever, an acute illness…): the dose may be deferred
   // instead. A contraindication is not deferred (a doctor records it).
-  const passing = findings.filter((f) => DEFERRABLE.includes(f.code))
+  const passing = findings.filter((f) => f.deferrable)
   const deferrable = Boolean(onDefer && vaccine && !expired && passing.length)
   const defer = () =>
     vaccine &&
@@ -166,7 +166,7 @@ export function GiveDialog({
       antigens: vaccine.antigens,
       screening: giveInput(form.values, lang).screening,
       unwell: passing.some((f) => UNWELL.includes(f.code)),
-      contraindications: findings.filter((f) => f.severity === 'stop' && !DEFERRABLE.includes(f.code)).map((f) => f.message),
+      contraindications: findings.filter((f) => f.severity === 'stop' && !f.deferrable).map((f) => f.message),
       reason: passing
         .map((f) => f.message)
         .join('; ')

@@ -216,6 +216,8 @@ export interface Finding {
   vaccine: string
   antigen?: string
   substance?: string
+  /** A passing reason the dose may be deferred for (the server's list), not a contraindication. */
+  deferrable?: boolean
 }
 
 export interface ReactionInput {
