@@ -127,6 +127,17 @@ func TestFHIRGrowthObservations(t *testing.T) {
 			list[0].(map[string]any)["resource"] != nil {
 			t.Errorf("the percentile's history after it is gone: %v", hb["entry"])
 		}
+		// A page of one: the deletion is still said (the version below the page tells it), and
+		// vread of the deletion's version answers 410.
+		hp := get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-bmipct/_history?_count=1", a.ID), http.StatusOK)
+		if list, _ := hp["entry"].([]any); len(list) != 1 || list[0].(map[string]any)["request"].(map[string]any)["method"] != "DELETE" {
+			t.Errorf("a page of one: %v", hp["entry"])
+		} else {
+			etag := list[0].(map[string]any)["response"].(map[string]any)["etag"].(string)
+			gone := strings.TrimSuffix(strings.TrimPrefix(etag, `W/"`), `"`)
+			get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-bmipct/_history/%s", a.ID, gone), http.StatusGone)
+			get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-bmipct/_history/%s", a.ID, first), http.StatusOK)
+		}
 		// An adult's BMI is no percentile.
 		if got := entries(get(t, api, fmt.Sprintf("/fhir/R4/Observation?patient=%d&code=59576-9", c.patientID), http.StatusOK)); len(got) != 0 {
 			t.Errorf("an adult's BMI percentile: %v", got)

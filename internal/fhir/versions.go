@@ -254,21 +254,26 @@ func (t typeVersions) read(h *Handler) http.HandlerFunc {
 			// A resource worked out of its record that an earlier version had and this one has not
 			// (a vital removed from the form; a BMI percentile past the tables' ages after a
 			// corrected birth date) is gone, not unknown (R4 HTTP: 410 after a delete).
-			if gone, err := t.wasKept(r, src, recordID, id); err != nil {
+			if gone, err := t.wasKept(r, src, database.KeptQuery{ID: recordID, Limit: maxKeptRead}, id); err != nil {
 				WriteError(w, r, err)
 				return
 			} else if gone {
-				missing = &Error{Status: http.StatusGone, Code: "deleted", Key: "fhir.gone", Args: []any{t.kind + "/" + id}}
+				missing = goneError(t.kind, id)
 			}
 		}
 		t.answer(h, w, r, src, recordID, v, id, missing, "")
 	}
 }
 
-// wasKept says whether a kept version of record recordID held resource id, readable by the
-// caller (one it may not read is not said to have been).
-func (t typeVersions) wasKept(r *http.Request, src versionSource, recordID int64, id string) (bool, error) {
-	list, err := src.kept(r.Context(), database.KeptQuery{ID: recordID, Limit: maxKeptRead}, i18n.FromRequest(r))
+// goneError answers a resource that an earlier version had and this one has not (410).
+func goneError(kind, id string) *Error {
+	return &Error{Status: http.StatusGone, Code: "deleted", Key: "fhir.gone", Args: []any{kind + "/" + id}}
+}
+
+// wasKept says whether a kept version q selects held resource id, readable by the caller (one
+// it may not read is not said to have been).
+func (t typeVersions) wasKept(r *http.Request, src versionSource, q database.KeptQuery, id string) (bool, error) {
+	list, err := src.kept(r.Context(), q, i18n.FromRequest(r))
 	if err != nil {
 		return false, err
 	}
@@ -359,6 +364,15 @@ func (t typeVersions) vread(h *Handler) http.HandlerFunc {
 		var v version
 		if len(list) > 0 {
 			v = list[0]
+			if pick(v.resources, t.kind, id) == nil {
+				// The version at which it stopped being worked out: gone (R4 vread of a deleted version).
+				if gone, err := t.wasKept(r, src, database.KeptQuery{ID: recordID, Before: int64(n), Limit: maxKeptRead}, id); err != nil {
+					WriteError(w, r, err)
+					return
+				} else if gone {
+					missing = goneError(t.kind, id+"/_history/"+vid)
+				}
+			}
 		}
 		t.answer(h, w, r, src, recordID, v, id, missing, "version "+vid)
 	}
@@ -397,6 +411,8 @@ func (t typeVersions) history(h *Handler) http.HandlerFunc {
 			WriteError(w, r, notFound(t.kind, id))
 			return
 		}
+		// The version below the page (read with it) tells whether the page's last is a deletion.
+		full := list
 		var next int64
 		if len(list) > count {
 			list = list[:count]
@@ -413,7 +429,7 @@ func (t typeVersions) history(h *Handler) http.HandlerFunc {
 					return
 				}
 				entries = append(entries, versionEntry(base, res))
-			} else if i+1 < len(list) && pick(list[i+1].resources, t.kind, id) != nil {
+			} else if i+1 < len(full) && pick(full[i+1].resources, t.kind, id) != nil {
 				// The version that no longer has it: its deletion (R4 history: a DELETE entry).
 				entries = append(entries, BundleEntry{FullURL: base + "/" + t.kind + "/" + id,
 					Request:  &EntryRequest{Method: "DELETE", URL: t.kind + "/" + id},
