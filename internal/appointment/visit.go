@@ -80,6 +80,27 @@ type Diagnosis struct {
 	Primary bool   `json:"primary"`
 	// Label is the code's label in the reader's language (filled on reading, not stored).
 	Label string `json:"label,omitempty"`
+	// RecordedAt is when the form first held it (set by the store; zero: before this was kept,
+	// the form's first save says it).
+	RecordedAt time.Time `json:"recorded_at,omitzero"`
+}
+
+// recordedSince is now's diagnoses, each with the time it was first recorded: one the form had
+// before (the same code and words) keeps its time, a new one is recorded at.
+func recordedSince(before, now []Diagnosis, at time.Time) []Diagnosis {
+	out := make([]Diagnosis, len(now))
+	used := make([]bool, len(before))
+	for i, d := range now {
+		d.RecordedAt = at.UTC()
+		for j, b := range before {
+			if !used[j] && b.Code == d.Code && b.Text == d.Text {
+				used[j], d.RecordedAt = true, b.RecordedAt
+				break
+			}
+		}
+		out[i] = d
+	}
+	return out
 }
 
 // Order is one laboratory or imaging test ordered at the visit.

@@ -176,11 +176,12 @@ func (s *Store) writeVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a App
 	if version != old.version {
 		return apperr.Conflict("error.conflict")
 	}
+	now := s.now()
+	c.Diagnoses = recordedSince(old.content.Diagnoses, c.Diagnoses, now)
 	body, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
-	now := s.now()
 	if !old.exists {
 		_, err = tx.ExecContext(ctx, `INSERT INTO visits (appointment_id, patient_id, content, status, created_at, created_by,
 			updated_at, updated_by, version) VALUES ($1, $2, $3, $4, $5, $6, $5, $6, 1)`, a.ID, a.PatientID, string(body), status, now, e.Actor())
@@ -222,7 +223,7 @@ func changedSections(a, b Content) string {
 		x, y any
 	}{{"vitals", a.Vitals, b.Vitals}, {"vitals_copied_from", a.VitalsCopiedFrom, b.VitalsCopiedFrom}, {"chief_complaint", a.ChiefComplaint, b.ChiefComplaint},
 		{"present_illness", a.PresentIllness, b.PresentIllness}, {"examination", a.Examination, b.Examination},
-		{"diagnoses", a.Diagnoses, b.Diagnoses}, {"orders", a.Orders, b.Orders}, {"plan", a.Plan, b.Plan},
+		{"diagnoses", unstamped(a.Diagnoses), unstamped(b.Diagnoses)}, {"orders", a.Orders, b.Orders}, {"plan", a.Plan, b.Plan},
 		{"follow_up_date", a.FollowUpDate, b.FollowUpDate}} {
 		if !same(f.x, f.y) {
 			out = append(out, "audit.section."+f.name)
@@ -232,6 +233,15 @@ func changedSections(a, b Content) string {
 		return ""
 	}
 	return audit.Phrases(audit.Phrase{Key: "audit.detail.changed", Terms: out})
+}
+
+// unstamped is ds without the times they were recorded (what the form says of them).
+func unstamped(ds []Diagnosis) []Diagnosis {
+	out := slices.Clone(ds)
+	for i := range out {
+		out[i].RecordedAt = time.Time{}
+	}
+	return out
 }
 
 // openDraft reads an appointment and its unsigned visit for a write that is allowed only

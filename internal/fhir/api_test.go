@@ -228,6 +228,28 @@ func TestFHIRReadsTheClinicsRecords(t *testing.T) {
 			again[0]["meta"].(map[string]any)["versionId"] == entries(b)[0]["meta"].(map[string]any)["versionId"] {
 			t.Errorf("after the birth date's correction: recordedDate %v (was %v), meta %v", again[0]["recordedDate"], recorded, again[0]["meta"])
 		}
+		// A diagnosis added at a later save is recorded then; those the form had keep their day
+		// (the same code and words, sent back with or without a time of their own).
+		var form struct {
+			Version   int
+			Diagnoses []map[string]any
+		}
+		c.doctor.Do("GET", fmt.Sprintf("/api/appointments/%d/visit", c.visitID), nil).JSON(t, &form)
+		if len(form.Diagnoses) != 2 || form.Diagnoses[0]["recorded_at"] == nil {
+			t.Fatalf("the form's diagnoses: %v", form.Diagnoses)
+		}
+		form.Diagnoses[1]["recorded_at"] = "2001-01-01T00:00:00Z" // a client's is not taken
+		later := append(form.Diagnoses, map[string]any{"text": "Insomnia", "recorded_at": "2001-01-01T00:00:00Z"})
+		if r := c.doctor.Do("PUT", fmt.Sprintf("/api/appointments/%d/visit", c.visitID), map[string]any{"version": form.Version, "diagnoses": later}); r.Status != http.StatusOK {
+			t.Fatalf("a diagnosis added: %d %s", r.Status, r.Body)
+		}
+		added := map[string]string{}
+		for _, e := range entries(get(t, api, fmt.Sprintf("%s/Condition?patient=%d", base, c.patientID), http.StatusOK)) {
+			added[e["code"].(map[string]any)["text"].(string)] = e["recordedDate"].(string)
+		}
+		if added["Tension headache"] != recorded || added["Insomnia"] <= recorded.(string) || len(added) != 3 {
+			t.Errorf("recordedDate after a diagnosis was added: %v (the first %v)", added, recorded)
+		}
 		b = get(t, api, fmt.Sprintf("%s/Observation?subject=Patient/%d&category=vital-signs", base, c.patientID), http.StatusOK)
 		obs := entries(b)
 		js, _ = json.Marshal(obs)

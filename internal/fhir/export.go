@@ -164,7 +164,7 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 				return counts, err
 			}
 		}
-		return counts, sink.Close()
+		return counts, h.closeExport(ctx, spec, sink, counts, step)
 	}
 	// A doctor's patients, or those named: their ids a batch at a time, then each one's records.
 	next := func(after int64) ([]int64, error) {
@@ -236,7 +236,15 @@ func (h *Handler) Export(ctx context.Context, spec ExportSpec, sink Sink, progre
 			break
 		}
 	}
-	return counts, sink.Close()
+	return counts, h.closeExport(ctx, spec, sink, counts, step)
+}
+
+// closeExport writes the export's deletions and closes its files.
+func (h *Handler) closeExport(ctx context.Context, spec ExportSpec, sink Sink, counts map[string]int, step func() error) error {
+	if err := h.exportDeletions(ctx, spec, sink, counts, step); err != nil {
+		return err
+	}
+	return sink.Close()
 }
 
 var errCancelled = fmt.Errorf("export cancelled")
@@ -305,6 +313,9 @@ func (s *chunkSink) flush(kind string) error {
 func (s *chunkSink) Close() error {
 	for _, kind := range ExportTypes {
 		if err := s.flush(kind); err != nil {
+			return err
+		}
+		if err := s.flush(kind + deletedSuffix); err != nil {
 			return err
 		}
 	}
@@ -701,10 +712,15 @@ func (h *Handler) exportStatus(w http.ResponseWriter, r *http.Request) {
 			URL   string `json:"url"`
 			Count int    `json:"count"`
 		}
-		outputs, errs := []output{}, []output{}
+		outputs, errs, deleted := []output{}, []output{}, []output{}
 		for _, kind := range j.Types {
 			if n := j.Counts[kind]; n > 0 {
 				outputs = append(outputs, output{Type: kind, URL: base + "/bulkdata/" + j.Job + "/" + kind + ".ndjson", Count: n})
+			}
+			// Since a time: what was there and is no more, a type's deletions in a file of
+			// transaction Bundles (Bulk Data 2.0's "deleted").
+			if n := j.Counts[kind+deletedSuffix]; n > 0 {
+				deleted = append(deleted, output{Type: "Bundle", URL: base + "/bulkdata/" + j.Job + "/" + kind + deletedSuffix + ".ndjson", Count: n})
 			}
 		}
 		// What was left out is said in an OperationOutcome file, as the Bulk Data spec's
@@ -715,7 +731,7 @@ func (h *Handler) exportStatus(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Expires", j.expires().Format(http.TimeFormat))
 		httpjson.Respond(w, http.StatusOK, map[string]any{
 			"transactionTime": instant(j.TransactionTime), "request": base + strings.TrimPrefix(j.Request, Base), "requiresAccessToken": true,
-			"output": outputs, "error": errs,
+			"output": outputs, "error": errs, "deleted": deleted,
 		})
 	}
 }
@@ -761,6 +777,8 @@ func (h *Handler) exportFile(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(append(line, '\n'))
 		return
 	}
+	name := kind // the file's: a type's, or its deletions'
+	kind = strings.TrimSuffix(kind, deletedSuffix)
 	if j.Status != exportDone || !found || !slices.Contains(j.Types, kind) {
 		WriteError(w, r, notFound("bulkdata", r.PathValue("job")+"/"+r.PathValue("file")))
 		return
@@ -771,14 +789,14 @@ func (h *Handler) exportFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e := auth.AuditEvent(r)
-	e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "fhir.bulk_file.download", "bulk_export", j.Job, audit.Success, kind
+	e.Action, e.EntityType, e.EntityID, e.Outcome, e.Detail = "fhir.bulk_file.download", "bulk_export", j.Job, audit.Success, name
 	if err := audit.Access(r.Context(), h.DB, e); err != nil {
 		WriteError(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/fhir+ndjson")
 	w.Header().Set("Cache-Control", "no-store")
-	if err := (exports{h.DB}).eachChunk(r.Context(), j.ID, kind, func(data string) error {
+	if err := (exports{h.DB}).eachChunk(r.Context(), j.ID, name, func(data string) error {
 		_, err := w.Write([]byte(data))
 		return err
 	}); err != nil {

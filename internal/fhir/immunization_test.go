@@ -330,7 +330,9 @@ func TestImmunizationRecommendationIsFHIR(t *testing.T) {
 	s := string(body)
 	for _, w := range []string{`"id":"12"`, `"date":"2026-12-01"`, `"code":"30981-5"`, `"code":"30980-7"`, `"code":"59778-1"`, `"code":"59777-3"`,
 		`"system":"http://terminology.hl7.org/CodeSystem/immunization-recommendation-status","code":"due"`, `"code":"complete"`,
-		`"system":"urn:emr:immunisation-forecast-status","code":"aged_out"`, `"supportingImmunization":[{"reference":"Immunization/7"}]`,
+		`"system":"urn:emr:immunisation-forecast-status","code":"aged_out"`,
+		// A dose to come is HL7's due (or will be due), the clinic's upcoming beside it.
+		`"forecastStatus":{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/immunization-recommendation-status","code":"due","display":"Due"},{"system":"urn:emr:immunisation-forecast-status","code":"upcoming"}]`, `"supportingImmunization":[{"reference":"Immunization/7"}]`,
 		`"doseNumberPositiveInt":2`, `"seriesDosesPositiveInt":2`, `"series":"who"`} {
 		if !strings.Contains(s, w) {
 			t.Errorf("lacks %s: %s", w, s)

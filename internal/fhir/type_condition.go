@@ -54,14 +54,19 @@ func toConditions(rec appointment.Record) []Resource {
 	}
 	aid := strconv.FormatInt(rec.ID, 10)
 	var out []Resource
-	// First recorded: when the visit form was first saved (a later edit of the form, or a new
-	// version because the patient's birth date was corrected, does not move it); a version kept
-	// before the creation time was read says its own time.
-	recorded := rec.VisitCreatedAt
-	if recorded.IsZero() {
-		recorded = rec.VisitUpdatedAt
+	// First recorded: when the form first held the diagnosis (a later edit of the form, or a
+	// new version because the patient's birth date was corrected, does not move it); one kept
+	// before that was, when the form was first saved; a version kept before the creation time
+	// was read, its own time.
+	first := rec.VisitCreatedAt
+	if first.IsZero() {
+		first = rec.VisitUpdatedAt
 	}
 	for i, d := range rec.Content.Diagnoses {
+		recorded := d.RecordedAt
+		if recorded.IsZero() {
+			recorded = first
+		}
 		code := &CodeableConcept{Text: d.Text}
 		if d.Code != "" {
 			code.Coding = []Coding{{System: systemICD10, Code: d.Code}}

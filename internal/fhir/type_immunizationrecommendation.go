@@ -31,7 +31,7 @@ var typeImmunizationRecommendation = resourceType{
 const (
 	systemRecommendationStatus = "http://terminology.hl7.org/CodeSystem/immunization-recommendation-status"
 	// systemForecastStatus is the clinic's own code of a forecast's status HL7's codes do not
-	// name (upcoming, aged_out, refused).
+	// name (aged_out, refused), or narrows (upcoming and deferred, beside HL7's due).
 	systemForecastStatus = "urn:emr:immunisation-forecast-status"
 )
 
@@ -115,9 +115,10 @@ func toRecommendation(patientID int64, f immunisation.Forecast, lang string, at 
 		status := CodeableConcept{Text: textOr(forecastStatusText[r.Status], r.Status)}
 		if c, ok := forecastStatuses[r.Status]; ok {
 			status.Coding = []Coding{c}
-		} else if r.Status == immunisation.StatusDeferred {
-			// forecastStatus is a modifier: a deferred dose is HL7's "due" (its dates from the day
-			// to come back), the clinic's own code beside it says why not today.
+		} else if r.Status == immunisation.StatusDeferred || r.Status == immunisation.StatusUpcoming {
+			// forecastStatus is a modifier: a dose still to come, or deferred, is HL7's "due" ("is
+			// due (or will be due) …: details on when … in proposed dates"), its dates say from
+			// when; the clinic's own code beside it says which.
 			status.Coding = []Coding{forecastStatuses[immunisation.StatusDue], {System: systemForecastStatus, Code: r.Status}}
 		} else {
 			status.Coding = []Coding{{System: systemForecastStatus, Code: r.Status}}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"emr/internal/apperr"
 	"emr/internal/appointment"
@@ -28,7 +29,9 @@ import (
 // version is one version of a record and the resources it gives.
 type version struct {
 	seq       int64 // its place among the kept versions (0: the live record)
+	recordID  int64
 	version   int
+	at        time.Time // when it was kept (zero: the live record, not kept)
 	patientID int64
 	resources []Resource
 }
@@ -56,7 +59,7 @@ func sourceOf[T any](entity string, record func(id string) (int64, bool),
 			list, err := kept(ctx, q, lang)
 			out := make([]version, len(list))
 			for i, k := range list {
-				out[i] = version{seq: k.Seq, version: k.Version, patientID: patientOf(k.Record), resources: expand(k.Record)}
+				out[i] = version{seq: k.Seq, recordID: k.RecordID, version: k.Version, at: k.RecordedAt, patientID: patientOf(k.Record), resources: expand(k.Record)}
 			}
 			return out, err
 		},
@@ -65,7 +68,7 @@ func sourceOf[T any](entity string, record func(id string) (int64, bool),
 			if !ok || err != nil {
 				return version{}, false, err
 			}
-			v := version{patientID: patientOf(x), resources: expand(x)}
+			v := version{recordID: id, patientID: patientOf(x), resources: expand(x)}
 			if len(v.resources) > 0 {
 				v.version, _ = strconv.Atoi(v.resources[0].VersionID())
 			}
@@ -378,7 +381,10 @@ func (t typeVersions) vread(h *Handler) http.HandlerFunc {
 	}
 }
 
-// history answers the versions of one resource, newest first.
+// history answers the versions of one resource, newest first: each version of its record
+// that gives it, and each that dropped it (a DELETE entry). Versions of the record without it
+// either way (before it was first recorded) are passed over, so a page is full but the last,
+// and a record's id that was never this resource is unknown (404).
 func (t typeVersions) history(h *Handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
@@ -393,53 +399,69 @@ func (t typeVersions) history(h *Handler) http.HandlerFunc {
 			return
 		}
 		lang := i18n.FromRequest(r)
-		list, err := src.kept(r.Context(), database.KeptQuery{ID: recordID, Before: below, Limit: count + 1}, lang)
-		if err != nil {
-			WriteError(w, r, err)
-			return
-		}
 		// The live record leads when no version of it was kept (changed before versions were).
 		live, found, err := src.live(r.Context(), recordID, lang)
 		if err != nil {
 			WriteError(w, r, err)
 			return
 		}
-		if found && (below == 0 || int64(live.version) < below) && (len(list) == 0 || list[0].version < live.version) {
-			list = append([]version{live}, list...)
-		}
-		if !found && len(list) == 0 {
-			WriteError(w, r, notFound(t.kind, id))
-			return
-		}
-		// The version below the page (read with it) tells whether the page's last is a deletion.
-		full := list
-		var next int64
-		if len(list) > count {
-			list = list[:count]
-			next = int64(list[count-1].version)
-		}
 		base := h.baseURL(r)
-		var entries []BundleEntry
-		var patientID int64
 		p := auth.PrincipalFrom(r.Context())
-		for i, v := range list {
-			if res := pick(v.resources, t.kind, id); res != nil {
-				if e := readRefusal(p, res, auth.ActRead, notFound(t.kind, id)); e != nil {
-					WriteError(w, r, e)
-					return
-				}
-				entries = append(entries, versionEntry(base, res))
-			} else if i+1 < len(full) && pick(full[i+1].resources, t.kind, id) != nil {
-				// The version that no longer has it: its deletion (R4 history: a DELETE entry).
-				entries = append(entries, BundleEntry{FullURL: base + "/" + t.kind + "/" + id,
-					Request:  &EntryRequest{Method: "DELETE", URL: t.kind + "/" + id},
-					Response: &EntryResponse{Status: "204", Etag: `W/"` + strconv.Itoa(v.version) + `"`}})
-			}
-			patientID = v.patientID
+		type item struct {
+			entry   BundleEntry
+			version int
 		}
-		if len(entries) == 0 && next == 0 {
+		var items []item
+		var patientID int64
+		scanned, cursor, more := 0, below, true
+		for more && len(items) <= count && scanned < maxKeptRead {
+			list, err := src.kept(r.Context(), database.KeptQuery{ID: recordID, Before: cursor, Limit: count + 1}, lang)
+			if err != nil {
+				WriteError(w, r, err)
+				return
+			}
+			more = len(list) == count+1
+			if scanned == 0 && found && (below == 0 || int64(live.version) < below) && (len(list) == 0 || list[0].version < live.version) {
+				list = append([]version{live}, list...)
+			}
+			if len(list) == 0 {
+				break
+			}
+			gone, err := src.deletions(r.Context(), t.kind, list, lang)
+			if err != nil {
+				WriteError(w, r, err)
+				return
+			}
+			for _, v := range list {
+				if res := pick(v.resources, t.kind, id); res != nil {
+					if e := readRefusal(p, res, auth.ActRead, notFound(t.kind, id)); e != nil {
+						WriteError(w, r, e)
+						return
+					}
+					items = append(items, item{versionEntry(base, res), v.version})
+				} else if slices.ContainsFunc(gone, func(d deletion) bool { return d.at.version == v.version && d.was.ResourceID() == id }) {
+					// The version that no longer has it: its deletion (R4 history: a DELETE entry).
+					items = append(items, item{deleteEntry(base, t.kind, id, v), v.version})
+				}
+				patientID = v.patientID
+			}
+			scanned += len(list)
+			cursor = int64(list[len(list)-1].version)
+		}
+		if len(items) == 0 && below == 0 {
 			WriteError(w, r, notFound(t.kind, id))
 			return
+		}
+		var next int64
+		switch {
+		case len(items) > count:
+			items, next = items[:count], int64(items[count-1].version)
+		case more && scanned >= maxKeptRead:
+			next = cursor // a long run of versions without it: go on below them
+		}
+		entries := make([]BundleEntry, len(items))
+		for i, it := range items {
+			entries[i] = it.entry
 		}
 		if err := t.audit(h, r, "_history.list", src.entity, recordID, patientID, t.kind+"/"+id); err != nil {
 			WriteError(w, r, err)
@@ -459,11 +481,20 @@ func (t typeVersions) typeHistory(h *Handler) http.HandlerFunc {
 		}
 		lang := i18n.FromRequest(r)
 		var list []version
+		dropped := map[int64][]deletion{} // a version's seq → what it dropped
 		for _, src := range t.sources {
 			kept, err := src.kept(r.Context(), database.KeptQuery{Before: below, Since: since, Limit: count + 1}, lang)
 			if err != nil {
 				WriteError(w, r, err)
 				return
+			}
+			gone, err := src.deletions(r.Context(), t.kind, kept, lang)
+			if err != nil {
+				WriteError(w, r, err)
+				return
+			}
+			for _, d := range gone {
+				dropped[d.at.seq] = append(dropped[d.at.seq], d)
 			}
 			list = append(list, kept...)
 		}
@@ -482,6 +513,13 @@ func (t typeVersions) typeHistory(h *Handler) http.HandlerFunc {
 				if res.ResourceKind() == t.kind && readable(p, res, auth.ActSearch) {
 					entries = append(entries, versionEntry(base, res))
 					ids = append(ids, res.ResourceID())
+				}
+			}
+			// What the version no longer gives: its deletion, said to whoever could read it.
+			for _, d := range dropped[v.seq] {
+				if readable(p, d.was, auth.ActSearch) {
+					entries = append(entries, deleteEntry(base, t.kind, d.was.ResourceID(), v))
+					ids = append(ids, d.was.ResourceID())
 				}
 			}
 		}

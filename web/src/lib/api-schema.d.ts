@@ -3356,6 +3356,11 @@ export type components = {
       /** @description The code's label in the caller's language (read only). */
       label?: string;
       primary: boolean;
+      /**
+       * Format: date-time
+       * @description When the visit form first held this diagnosis (read only: set by the server, the same code and words keeping their time; absent for one recorded before this was kept).
+       */
+      recorded_at?: string;
       text: string;
     };
     /** @description An issued document: its content, the doctor's details and signature as they were when it was issued (the database refuses any change but its cancellation). The code is what /verify/{code} takes; content_hash the SHA-256 the verify page shows. */
