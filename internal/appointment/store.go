@@ -291,7 +291,7 @@ func (s *Store) book(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, s
 	if err := checkDoctor(ctx, tx, in.DoctorID); err != nil {
 		return 0, err
 	}
-	if err := patient.CheckActive(ctx, tx, in.PatientID); err != nil {
+	if err := patient.CheckActive(ctx, tx, s.DB.Engine, in.PatientID); err != nil {
 		return 0, err
 	}
 	end := start.Add(time.Duration(in.DurationMinutes) * time.Minute)

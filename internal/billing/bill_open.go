@@ -116,7 +116,7 @@ func (s *Store) OpenForAppointment(ctx context.Context, e audit.Event, appointme
 // that the desk never leaves a trail of empty drafts. created says which.
 func (s *Store) CreateWalkIn(ctx context.Context, e audit.Event, patientID int64) (b Bill, created bool, err error) {
 	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		if err := patient.CheckActive(ctx, tx, patientID); err != nil {
+		if err := patient.CheckActive(ctx, tx, s.DB.Engine, patientID); err != nil {
 			return err
 		}
 		var id int64

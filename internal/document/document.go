@@ -409,7 +409,7 @@ func (s *Store) Issue(ctx context.Context, e audit.Event, in IssueInput) (Docume
 	printedJSON, _ := json.Marshal(printedResults(lines, src))
 	var id int64
 	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		if err := patient.CheckActive(ctx, tx, in.PatientID); err != nil {
+		if err := patient.CheckActive(ctx, tx, s.DB.Engine, in.PatientID); err != nil {
 			return err
 		}
 		now := s.now()

@@ -134,7 +134,7 @@ func (s *Store) reactionToChange(ctx context.Context, tx *sql.Tx, id int64, vers
 	if x.Status != StatusCompleted || x.Version != version {
 		return Reaction{}, apperr.Conflict("error.conflict")
 	}
-	return x, patient.CheckActive(ctx, tx, x.PatientID)
+	return x, patient.CheckActive(ctx, tx, s.DB.Engine, x.PatientID)
 }
 
 // reactionByID reads reaction id as it now is.

@@ -470,7 +470,7 @@ func (s *Store) Create(ctx context.Context, e audit.Event, patientID int64, in R
 		if err != nil {
 			return err
 		}
-		if err := patient.CheckActive(ctx, tx, patientID); err != nil { // an archived record is read-only
+		if err := patient.CheckActive(ctx, tx, s.DB.Engine, patientID); err != nil { // an archived record is read-only
 			return err
 		}
 		if err := s.clean(&in, c, s.today()); err != nil {
@@ -617,7 +617,7 @@ func (s *Store) EnteredInError(ctx context.Context, e audit.Event, id int64, rea
 		if r.Status != StatusCompleted || r.Version != version {
 			return apperr.Conflict("error.conflict")
 		}
-		if err := patient.CheckActive(ctx, tx, r.PatientID); err != nil {
+		if err := patient.CheckActive(ctx, tx, s.DB.Engine, r.PatientID); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE immunisations SET status = $1, error_reason = $2, updated_at = $3, updated_by = $4, version = version + 1
@@ -657,7 +657,7 @@ func (s *Store) AddReaction(ctx context.Context, e audit.Event, id int64, in Rea
 		if r.Status != StatusCompleted || (r.Kind != KindGiven && r.Kind != KindElsewhere) {
 			return apperr.Invalid("immunisation.reaction_not_dose")
 		}
-		if err := patient.CheckActive(ctx, tx, r.PatientID); err != nil {
+		if err := patient.CheckActive(ctx, tx, s.DB.Engine, r.PatientID); err != nil {
 			return err
 		}
 		var v apperr.Validation

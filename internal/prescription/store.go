@@ -37,9 +37,10 @@ func (s *Store) now() time.Time {
 
 func (s *Store) today() string { return s.now().In(s.Loc).Format(time.DateOnly) }
 
-// checkPatient checks that a prescription may be written for patient id.
-func checkPatient(ctx context.Context, tx *sql.Tx, id int64) error {
-	archived, err := patient.ArchivedAt(ctx, tx, id)
+// checkPatient checks that a prescription may be written for patient id in tx (an archive
+// waits for the write: patient.ArchivedAtForWrite).
+func (s *Store) checkPatient(ctx context.Context, tx *sql.Tx, id int64) error {
+	archived, err := patient.ArchivedAtForWrite(ctx, tx, s.DB.Engine, id)
 	if errors.Is(err, apperr.ErrNotFound) {
 		return apperr.Invalid("patient.not_found")
 	}
@@ -139,7 +140,7 @@ func (s *Store) CreateForVisitIn(ctx context.Context, tx *sql.Tx, e audit.Event,
 // insert checks and writes a new prescription inside tx.
 func (s *Store) insert(ctx context.Context, tx *sql.Tx, e audit.Event, in Input, lang string, appointmentID, patientID *int64) (Prescription, error) {
 	if patientID != nil {
-		if err := checkPatient(ctx, tx, *patientID); err != nil {
+		if err := s.checkPatient(ctx, tx, *patientID); err != nil {
 			return Prescription{}, err
 		}
 	}
@@ -281,7 +282,7 @@ func (s *Store) Update(ctx context.Context, e audit.Event, id int64, in Input, l
 		patientID := old.PatientID
 		if old.Kind == KindBlank {
 			if patientID = in.PatientID; patientID != nil {
-				if err := checkPatient(ctx, tx, *patientID); err != nil {
+				if err := s.checkPatient(ctx, tx, *patientID); err != nil {
 					return err
 				}
 			}

@@ -422,7 +422,7 @@ func (s *Store) RecordTaken(ctx context.Context, e audit.Event, patientID int64,
 
 // checkTaken checks that the patient may be written to and the catalogue entry exists.
 func (s *Store) checkTaken(ctx context.Context, tx *sql.Tx, patientID int64, in TakenInput) error {
-	if err := checkPatient(ctx, tx, patientID); err != nil {
+	if err := s.checkPatient(ctx, tx, patientID); err != nil {
 		return err
 	}
 	return checkMedicines(ctx, tx, []Item{{MedicineID: in.MedicineID}})
@@ -496,7 +496,7 @@ func (s *Store) StopTaken(ctx context.Context, e audit.Event, id int64, in StopI
 		if err := in.check(old.StartedOn, old.LastDose, s.today()); err != nil {
 			return err
 		}
-		if err := checkPatient(ctx, tx, old.PatientID); err != nil {
+		if err := s.checkPatient(ctx, tx, old.PatientID); err != nil {
 			return err
 		}
 		now := s.now()
@@ -534,7 +534,7 @@ func (s *Store) ConfirmTaken(ctx context.Context, e audit.Event, id int64, in Co
 		if err := s.visitToday(visit); err != nil { // m6
 			return err
 		}
-		if err := checkPatient(ctx, tx, old.PatientID); err != nil {
+		if err := s.checkPatient(ctx, tx, old.PatientID); err != nil {
 			return err
 		}
 		now := s.now()

@@ -64,7 +64,7 @@ func (s *Store) StopHereLine(ctx context.Context, e audit.Event, rxID int64, lin
 		if err := in.check(issued.In(s.Loc).Format(time.DateOnly), "", s.today()); err != nil {
 			return err
 		}
-		if err := checkPatient(ctx, tx, *rx.PatientID); err != nil {
+		if err := s.checkPatient(ctx, tx, *rx.PatientID); err != nil {
 			return err
 		}
 		var n int

@@ -236,7 +236,7 @@ func (s *Store) markPair(ctx context.Context, e audit.Event, patientID int64, in
 	}
 	now := s.now()
 	err = s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		if err := checkPatient(ctx, tx, patientID); err != nil {
+		if err := s.checkPatient(ctx, tx, patientID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO medicine_pairs_kept (patient_id, first_key, first_what, second_key, second_what, finding_key,

@@ -45,7 +45,7 @@ func TakesNone(ctx context.Context, q database.Querier, patientID int64) (*NoneA
 func (s *Store) RecordTakesNone(ctx context.Context, e audit.Event, patientID int64) (NoneAnswer, error) {
 	var a NoneAnswer
 	err := s.DB.Tx(ctx, func(tx *sql.Tx) error {
-		if err := checkPatient(ctx, tx, patientID); err != nil {
+		if err := s.checkPatient(ctx, tx, patientID); err != nil {
 			return err
 		}
 		taken, err := recorded(ctx, tx, patientID)

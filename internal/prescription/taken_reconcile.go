@@ -155,7 +155,7 @@ func (s *Store) MarkInError(ctx context.Context, e audit.Event, id int64, in Err
 		case old.Version != in.Version:
 			return apperr.Conflict("error.conflict")
 		}
-		if err := checkPatient(ctx, tx, old.PatientID); err != nil {
+		if err := s.checkPatient(ctx, tx, old.PatientID); err != nil {
 			return err
 		}
 		now := s.now()
@@ -179,7 +179,7 @@ func (s *Store) ReviewTaken(ctx context.Context, e audit.Event, id int64, in Ver
 		if err != nil {
 			return err
 		}
-		if err := checkPatient(ctx, tx, old.PatientID); err != nil {
+		if err := s.checkPatient(ctx, tx, old.PatientID); err != nil {
 			return err
 		}
 		now := s.now()
