@@ -61,6 +61,17 @@ type doseCheck struct {
 // slots counts the visits booked for children, each at its own time.
 var slots int
 
+// nextSlot is the time of the next child's visit: 20 minutes apart, going forward from two
+// hours ahead in the morning and back from now in the afternoon, so no two visits meet.
+func nextSlot() time.Time {
+	slots++
+	step := time.Duration(slots) * 20 * time.Minute
+	if time.Now().Hour() >= 12 {
+		return time.Now().Add(-step)
+	}
+	return time.Now().Add(2*time.Hour + step)
+}
+
 // child registers a patient born days ago and, when weight > 0, records that weight on a
 // visit weighedAgo days ago; it returns the patient and a visit of today to prescribe on.
 func (s *setup) child(t *testing.T, db *database.DB, name string, born time.Time, weight float64, weighedAgo int) (patientID, apptID int64) {
@@ -71,19 +82,13 @@ func (s *setup) child(t *testing.T, db *database.DB, name string, born time.Time
 	saved := s.patientID
 	s.patientID = p.ID
 	defer func() { s.patientID = saved }()
-	// Each child's visit at a time of its own today: later in the morning, earlier in the evening.
-	slots++
-	step := time.Duration(slots) * 20 * time.Minute
-	at := time.Now().Add(2*time.Hour + step)
-	if time.Now().Hour() >= 12 {
-		at = time.Now().Add(-step)
-	}
+	// Each visit at a time of its own today: later in the morning, earlier in the evening.
+	at := nextSlot()
 	apptID = s.book(t, at.UTC())
 	if weight > 0 {
 		weighed := apptID
 		if weighedAgo > 0 {
-			slots++
-			weighed = s.book(t, at.Add(20*time.Minute).UTC())
+			weighed = s.book(t, nextSlot().UTC())
 		}
 		apitest.Do[any](t, s.admin, http.StatusOK, "POST", fmt.Sprintf("/api/appointments/%d/arrive", weighed), map[string]any{})
 		apitest.Do[any](t, s.nurse, http.StatusOK, "PUT", fmt.Sprintf("/api/appointments/%d/visit/vitals", weighed),
