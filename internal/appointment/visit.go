@@ -1,6 +1,7 @@
 package appointment
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"emr/internal/apperr"
+	"emr/internal/patient"
 )
 
 // Vitals are the measurements of a visit; nil means not measured.
@@ -83,24 +85,30 @@ type Diagnosis struct {
 	// RecordedAt is when the form first held it (set by the store; zero: before this was kept,
 	// the form's first save says it).
 	RecordedAt time.Time `json:"recorded_at,omitzero"`
+	// Key stays with the diagnosis across the form's saves (set by the store; zero: written
+	// before keys were, its place in the list is its key): its Condition's id says it.
+	Key int `json:"key,omitempty"`
 }
 
-// recordedSince is now's diagnoses, each with the time it was first recorded: one the form had
-// before (the same code and words) keeps its time, a new one is recorded at.
-func recordedSince(before, now []Diagnosis, at time.Time) []Diagnosis {
+// recordedSince is now's diagnoses, each with the time it was first recorded and its key: one
+// the form had before keeps both (the one its key names, else one of the same code and words,
+// else one of the same code), a new one is recorded at, with a key above seq; and the new seq.
+func recordedSince(before, now []Diagnosis, at time.Time, seq int) ([]Diagnosis, int) {
+	keys, seq := patient.Keys(before, now, func(d Diagnosis) int { return d.Key }, seq,
+		func(b, d Diagnosis) bool { return b.Code == d.Code && b.Text == d.Text },
+		func(b, d Diagnosis) bool { return b.Code != "" && b.Code == d.Code })
 	out := make([]Diagnosis, len(now))
-	used := make([]bool, len(before))
 	for i, d := range now {
-		d.RecordedAt = at.UTC()
+		d.Key, d.RecordedAt = keys[i], at.UTC()
 		for j, b := range before {
-			if !used[j] && b.Code == d.Code && b.Text == d.Text {
-				used[j], d.RecordedAt = true, b.RecordedAt
+			if cmp.Or(b.Key, j+1) == d.Key {
+				d.RecordedAt = b.RecordedAt
 				break
 			}
 		}
 		out[i] = d
 	}
-	return out
+	return out, seq
 }
 
 // Order is one laboratory or imaging test ordered at the visit.
@@ -126,6 +134,9 @@ type Content struct {
 	Orders           []Order     `json:"orders"`
 	Plan             string      `json:"plan"`
 	FollowUpDate     string      `json:"follow_up_date"`
+	// DiagnosisSeq is the highest key given to a diagnosis of the form (set by the store), so a
+	// key taken away is never given again.
+	DiagnosisSeq int `json:"diagnosis_seq,omitempty"`
 }
 
 // Change is a save of the diagnosis form: each field it sends replaces the stored one, and

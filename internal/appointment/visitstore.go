@@ -177,7 +177,7 @@ func (s *Store) writeVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a App
 		return apperr.Conflict("error.conflict")
 	}
 	now := s.now()
-	c.Diagnoses = recordedSince(old.content.Diagnoses, c.Diagnoses, now)
+	c.Diagnoses, c.DiagnosisSeq = recordedSince(old.content.Diagnoses, c.Diagnoses, now, old.content.DiagnosisSeq)
 	body, err := json.Marshal(c)
 	if err != nil {
 		return err
@@ -235,11 +235,11 @@ func changedSections(a, b Content) string {
 	return audit.Phrases(audit.Phrase{Key: "audit.detail.changed", Terms: out})
 }
 
-// unstamped is ds without the times they were recorded (what the form says of them).
+// unstamped is ds without the times they were recorded and their keys (what the form says of them).
 func unstamped(ds []Diagnosis) []Diagnosis {
 	out := slices.Clone(ds)
 	for i := range out {
-		out[i].RecordedAt = time.Time{}
+		out[i].RecordedAt, out[i].Key = time.Time{}, 0
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"emr/internal/database"
+	"emr/internal/immunisation"
 )
 
 // A resource worked out of a record (a visit form's vital or BMI percentile, a diagnosis, an
@@ -124,13 +125,7 @@ func (h *Handler) exportDeletions(ctx context.Context, spec ExportSpec, sink Sin
 						continue // back since
 					}
 					seen[key] = true
-					line, err := json.Marshal(Bundle{base: base0("Bundle"), BundleType: "transaction", Timestamp: instant(d.at.at),
-						Entry: []BundleEntry{{Request: &EntryRequest{Method: "DELETE", URL: key}}}})
-					if err != nil {
-						return err
-					}
-					counts[t.kind+deletedSuffix]++
-					if err := sink.Line(t.kind+deletedSuffix, line); err != nil {
+					if err := h.writeDeletion(sink, counts, t.kind, d); err != nil {
 						return err
 					}
 				}
@@ -144,7 +139,56 @@ func (h *Handler) exportDeletions(ctx context.Context, spec ExportSpec, sink Sin
 			}
 		}
 	}
+	if slices.Contains(spec.Types, "ImmunizationRecommendation") {
+		return h.exportEndedForecasts(ctx, spec, sink, counts)
+	}
 	return nil
+}
+
+// exportEndedForecasts writes, for an export since a time, the recommendations that stopped
+// being since then: the forecasts a birthday ended (past the clinic's every schedule), of the
+// export's patients (ImmunizationRecommendation keeps no versions: its deletions are read from
+// the calendar, not from kept versions).
+func (h *Handler) exportEndedForecasts(ctx context.Context, spec ExportSpec, sink Sink, counts map[string]int) error {
+	set, err := immunisation.ReadSettings(ctx, h.DB)
+	if err != nil {
+		return err
+	}
+	ended, err := immunisation.ForecastsEnded(ctx, h.DB, immunisation.Default(), set.Schedules, *spec.Since, h.Visits.Today())
+	if err != nil {
+		return err
+	}
+	gone := make([]deletion, len(ended))
+	for i, e := range ended {
+		id := strconv.FormatInt(e.PatientID, 10)
+		gone[i] = deletion{was: ImmunizationRecommendation{base: base{ResourceType: "ImmunizationRecommendation", ID: id}, Patient: ref("Patient", e.PatientID)},
+			at: version{patientID: e.PatientID, at: e.On}}
+	}
+	ours, err := h.exportsPatients(ctx, spec, gone)
+	if err != nil {
+		return err
+	}
+	for _, d := range gone {
+		if !ours[d.at.patientID] || !spec.Filters.keeps(d.was) {
+			continue
+		}
+		if err := h.writeDeletion(sink, counts, "ImmunizationRecommendation", d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeDeletion writes d, a resource of kind, as a transaction Bundle of one DELETE entry in
+// the export's file of kind's deletions.
+func (h *Handler) writeDeletion(sink Sink, counts map[string]int, kind string, d deletion) error {
+	line, err := json.Marshal(Bundle{base: base0("Bundle"), BundleType: "transaction", Timestamp: instant(d.at.at),
+		Entry: []BundleEntry{{Request: &EntryRequest{Method: "DELETE", URL: kind + "/" + d.was.ResourceID()}}}})
+	if err != nil {
+		return err
+	}
+	counts[kind+deletedSuffix]++
+	return sink.Line(kind+deletedSuffix, line)
 }
 
 // exportsPatients says which of the deletions' patients the export is of (0, no patient's: every export).

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"emr/internal/apitest"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
@@ -93,57 +94,28 @@ func TestFHIRDeletionsListed(t *testing.T) {
 
 		// An export since before the change lists its deletions; one of everything does not.
 		admin, _ := c.token(t, "admin", "")
-		deleted := func(m map[string]any) []string {
-			t.Helper()
-			var out []string
-			list, _ := m["deleted"].([]any)
-			for _, f := range list {
-				f := f.(map[string]any)
-				if f["type"] != "Bundle" {
-					t.Errorf("a deletions file of %v", f["type"])
-				}
-				lines := ndjson(t, admin, f["url"].(string))
-				if len(lines) != int(f["count"].(float64)) {
-					t.Errorf("%d lines, the manifest says %v", len(lines), f["count"])
-				}
-				for _, b := range lines {
-					if b["resourceType"] != "Bundle" || b["type"] != "transaction" {
-						t.Errorf("a deletion: %v", b)
-					}
-					for _, e := range b["entry"].([]any) {
-						req := e.(map[string]any)["request"].(map[string]any)
-						if req["method"] != "DELETE" {
-							t.Errorf("a deletion's entry: %v", e)
-						}
-						out = append(out, req["url"].(string))
-					}
-				}
-			}
-			slices.Sort(out)
-			return out
-		}
 		expected := []string{"Observation/" + gone[1], "Observation/" + gone[2], "Observation/" + gone[0]}
 		slices.Sort(expected)
-		if got := deleted(exportTo(t, admin, "/fhir/R4/$export?_type=Observation,Patient&_since="+url.QueryEscape(since))); !slices.Equal(got, expected) {
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=Observation,Patient&_since="+url.QueryEscape(since))); !slices.Equal(got, expected) {
 			t.Errorf("deleted since %s: %v, want %v", since, got, expected)
 		}
-		if got := deleted(exportTo(t, admin, "/fhir/R4/$export?_type=Observation")); len(got) != 0 {
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=Observation")); len(got) != 0 {
 			t.Errorf("deleted in an export of everything: %v", got)
 		}
-		if got := deleted(exportTo(t, admin, "/fhir/R4/$export?_type=Condition&_since="+url.QueryEscape(since))); len(got) != 0 {
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=Condition&_since="+url.QueryEscape(since))); len(got) != 0 {
 			t.Errorf("deleted in an export of another type: %v", got)
 		}
-		if got := deleted(exportBy(t, admin, "POST", "/fhir/R4/Patient/$export", parameters("_type", "Observation", "_since", since,
+		if got := deletedIn(t, admin, exportBy(t, admin, "POST", "/fhir/R4/Patient/$export", parameters("_type", "Observation", "_since", since,
 			"patient", fmt.Sprintf("Patient/%d", c.patientID)))); len(got) != 0 {
 			t.Errorf("deleted in another patient's export: %v", got)
 		}
-		if got := deleted(exportBy(t, admin, "POST", "/fhir/R4/Patient/$export", parameters("_type", "Observation", "_since", since,
+		if got := deletedIn(t, admin, exportBy(t, admin, "POST", "/fhir/R4/Patient/$export", parameters("_type", "Observation", "_since", since,
 			"patient", fmt.Sprintf("Patient/%d", kid)))); !slices.Equal(got, expected) {
 			t.Errorf("deleted in the child's export: %v", got)
 		}
 		// Measured again: back, no longer deleted.
 		version = vitals(version, map[string]any{"height": 72})
-		if got := deleted(exportTo(t, admin, "/fhir/R4/$export?_type=Observation&_since="+url.QueryEscape(since))); len(got) != 0 {
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=Observation&_since="+url.QueryEscape(since))); len(got) != 0 {
 			t.Errorf("deleted once back: %v", got)
 		}
 		// The length's history a page at a time: measured, taken off, measured again — every
@@ -176,4 +148,36 @@ func TestFHIRDeletionsListed(t *testing.T) {
 		get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-head/_history", a.ID), http.StatusNotFound)
 		get(t, api, fmt.Sprintf("/fhir/R4/Observation/%d-head/_history?_count=1", a.ID), http.StatusNotFound)
 	})
+}
+
+// deletedIn are the deletions an export's manifest lists ("Kind/id", sorted): each a
+// transaction Bundle of DELETE entries, as many lines as the manifest counts.
+func deletedIn(t *testing.T, admin *apitest.Client, m map[string]any) []string {
+	t.Helper()
+	var out []string
+	list, _ := m["deleted"].([]any)
+	for _, f := range list {
+		f := f.(map[string]any)
+		if f["type"] != "Bundle" {
+			t.Errorf("a deletions file of %v", f["type"])
+		}
+		lines := ndjson(t, admin, f["url"].(string))
+		if len(lines) != int(f["count"].(float64)) {
+			t.Errorf("%d lines, the manifest says %v", len(lines), f["count"])
+		}
+		for _, b := range lines {
+			if b["resourceType"] != "Bundle" || b["type"] != "transaction" {
+				t.Errorf("a deletion: %v", b)
+			}
+			for _, e := range b["entry"].([]any) {
+				req := e.(map[string]any)["request"].(map[string]any)
+				if req["method"] != "DELETE" {
+					t.Errorf("a deletion's entry: %v", e)
+				}
+				out = append(out, req["url"].(string))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

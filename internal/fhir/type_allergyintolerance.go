@@ -1,6 +1,7 @@
 package fhir
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"strconv"
@@ -50,7 +51,8 @@ func allergyPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPlan,
 }
 
 // toAllergies is what a patient's record says of allergies: one resource per listed
-// allergy ("{patient}-{n}"), one "no known allergy" ("{patient}-nka") when that was
+// allergy ("{patient}-{key}", the key staying with the allergy across the record's saves; one
+// written before keys were, its place), one "no known allergy" ("{patient}-nka") when that was
 // recorded, none when nobody has asked. Their version is the patient record's.
 func toAllergies(p patient.Patient) []Resource {
 	h := p.History.Known()
@@ -82,7 +84,7 @@ func toAllergies(p patient.Patient) []Resource {
 	case patient.AllergiesListed:
 		out := make([]Resource, 0, len(h.Allergies))
 		for i, a := range h.Allergies {
-			res := mk(pid+"-"+strconv.Itoa(i+1), &CodeableConcept{Text: a.Substance})
+			res := mk(pid+"-"+strconv.Itoa(cmp.Or(a.Key, i+1)), &CodeableConcept{Text: a.Substance})
 			if a.Reaction != "" || a.Severity != "" {
 				res.Reaction = []AllergyReaction{{Manifestation: []Manifestation{manifestationOf(a.Reaction)}, Severity: a.Severity}}
 			}

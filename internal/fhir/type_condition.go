@@ -1,6 +1,7 @@
 package fhir
 
 import (
+	"cmp"
 	"net/http"
 	"strconv"
 
@@ -40,7 +41,8 @@ func conditionPlan(h *Handler, _ *http.Request, q *query, coded bool) (searchPla
 	return h.clinicalPlan(*q, f, match && coded, toConditions), nil
 }
 
-// toConditions are a visit's diagnoses ("{appointment}-{n}"): confirmed once the visit is
+// toConditions are a visit's diagnoses ("{appointment}-{key}", the key staying with the
+// diagnosis across the form's saves; one written before keys were, its place): confirmed once the visit is
 // signed, provisional while it is a draft. A visit diagnosis says what was found that day,
 // not whether it is still so: it has no clinicalStatus (0..1 for an encounter diagnosis in
 // R4, con-3, and US Core), where "active" would show a cold of years ago as a current problem.
@@ -75,7 +77,7 @@ func toConditions(rec appointment.Record) []Resource {
 			code.Text = d.Code
 		}
 		c := Condition{
-			base:               newBase("Condition", aid+"-"+strconv.Itoa(i+1), rec.VisitVersion, rec.VisitUpdatedAt),
+			base:               newBase("Condition", aid+"-"+strconv.Itoa(cmp.Or(d.Key, i+1)), rec.VisitVersion, rec.VisitUpdatedAt),
 			VerificationStatus: verification, Category: encounterDiagnosis, Code: code,
 			Subject: ref("Patient", rec.PatientID), Encounter: ref("Encounter", rec.ID), RecordedDate: instant(recorded),
 		}

@@ -143,6 +143,23 @@ func toRecommendation(patientID int64, f immunisation.Forecast, lang string, at 
 	return res
 }
 
+// forecastEnded reports whether patient id, active, is past every schedule of the clinic's
+// since a day after they were registered: a recommendation of theirs was there and is no more.
+func (h *Handler) forecastEnded(ctx context.Context, id int64) (bool, error) {
+	set, err := immunisation.ReadSettings(ctx, h.DB)
+	if err != nil {
+		return false, err
+	}
+	briefs, err := patient.Briefs(ctx, h.DB, []int64{id})
+	b, ok := briefs[id]
+	if err != nil || !ok || b.Archived {
+		return false, err
+	}
+	end, ok := immunisation.Default().ForecastEnd(set.Schedules, b.BirthDate)
+	today := h.Visits.Today()
+	return ok && end.Format(time.DateOnly) <= today && b.CreatedAt.UTC().Format(time.DateOnly) < end.Format(time.DateOnly), nil
+}
+
 // readRecommendation answers one patient's recommendation, audited as a read of the patient.
 func (h *Handler) readRecommendation(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
@@ -157,7 +174,21 @@ func (h *Handler) readRecommendation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !found {
-		WriteError(w, r, notFound("ImmunizationRecommendation", id))
+		// A child's recommendation stops being when a birthday takes them past every schedule:
+		// gone (410) to a reader who may read it, not "never was".
+		e := notFound("ImmunizationRecommendation", id)
+		ended, err := h.forecastEnded(r.Context(), n)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		if ended {
+			stub := ImmunizationRecommendation{base: base{ResourceType: "ImmunizationRecommendation", ID: id}, Patient: ref("Patient", n)}
+			if e = readRefusal(auth.PrincipalFrom(r.Context()), stub, auth.ActRead, e); e == nil {
+				e = goneError("ImmunizationRecommendation", id)
+			}
+		}
+		WriteError(w, r, e)
 		return
 	}
 	if e := readRefusal(auth.PrincipalFrom(r.Context()), res, auth.ActRead, notFound("ImmunizationRecommendation", id)); e != nil {

@@ -296,23 +296,55 @@ func (c *Catalogue) AntigenCodes(key string) (cvx, snomed string) {
 // of every schedule of schedules the catalogue has (programmes.tsv, forecast_until): nothing
 // is forecast for them any more. An unreadable day, or no known schedule: false.
 func (c *Catalogue) ForecastOver(schedules []string, birth, asOf string) bool {
-	b, ok1 := parseDay(birth)
+	end, ok := c.ForecastEnd(schedules, birth)
 	t, ok2 := parseDay(asOf)
-	if !ok1 || !ok2 {
-		return false
+	return ok && ok2 && !t.Before(end)
+}
+
+// ForecastEnd is the day a person born on birth (YYYY-MM-DD) is past the end of every schedule
+// of schedules the catalogue has (programmes.tsv, forecast_until); false for an unreadable day
+// or no known schedule.
+func (c *Catalogue) ForecastEnd(schedules []string, birth string) (time.Time, bool) {
+	b, ok := parseDay(birth)
+	if !ok {
+		return time.Time{}, false
 	}
+	var end time.Time
+	known := false
+	for _, s := range schedules {
+		if i, ok := c.programBy[s]; ok {
+			known = true
+			if e := c.programmes[i].until.after(b); e.After(end) {
+				end = e
+			}
+		}
+	}
+	return end, known
+}
+
+// BornForEnds are the days (YYYY-MM-DD) between which the births lie whose ForecastEnd under
+// schedules falls from from to to (a few days wider: a month's last day); false for no known
+// schedule.
+func (c *Catalogue) BornForEnds(schedules []string, from, to time.Time) (string, string, bool) {
+	var lo, hi time.Time
 	known := false
 	for _, s := range schedules {
 		i, ok := c.programBy[s]
 		if !ok {
 			continue
 		}
-		known = true
-		if t.Before(c.programmes[i].until.after(b)) {
-			return false
+		u := c.programmes[i].until
+		back := func(t time.Time) time.Time { return addMonths(t, -(u.years*12 + u.months)).AddDate(0, 0, -(u.weeks*7 + u.days)) }
+		l, h := back(from).AddDate(0, 0, -3), back(to).AddDate(0, 0, 3)
+		if !known || l.Before(lo) {
+			lo = l
 		}
+		if !known || h.After(hi) {
+			hi = h
+		}
+		known = true
 	}
-	return known
+	return lo.Format(dayLayout), hi.Format(dayLayout), known
 }
 
 // Schedules are every shipped schedule, named in lang.

@@ -31,6 +31,9 @@ type Allergy struct {
 	Substance string `json:"substance"`
 	Reaction  string `json:"reaction"`
 	Severity  string `json:"severity"`
+	// Key stays with the allergy across the record's saves (set by the store; zero: written
+	// before keys were, its place in the list is its key): its AllergyIntolerance's id says it.
+	Key int `json:"key,omitempty"`
 }
 
 // What is known of a patient's allergies: an empty list alone says nothing, since the
@@ -52,16 +55,19 @@ type History struct {
 	AllergyStatus     string     `json:"allergy_status"`
 	AllergyRecordedBy string     `json:"allergy_recorded_by,omitempty"`
 	AllergyRecordedAt *time.Time `json:"allergy_recorded_at,omitempty"`
-	PastAdmissions    string     `json:"past_admissions"`
-	PastSurgeries     string     `json:"past_surgeries"`
-	Chronic           []string   `json:"chronic"`
-	ChronicOther      string     `json:"chronic_other"`
-	Family            []string   `json:"family"`
-	FamilyOther       string     `json:"family_other"`
-	Smoking           string     `json:"smoking"`
-	Alcohol           string     `json:"alcohol"`
-	SocialOther       string     `json:"social_other"`
-	Vaccinations      string     `json:"vaccinations"`
+	// AllergySeq is the highest key given to an allergy of the record (set by the store), so a
+	// key taken away is never given again.
+	AllergySeq     int      `json:"allergy_seq,omitempty"`
+	PastAdmissions string   `json:"past_admissions"`
+	PastSurgeries  string   `json:"past_surgeries"`
+	Chronic        []string `json:"chronic"`
+	ChronicOther   string   `json:"chronic_other"`
+	Family         []string `json:"family"`
+	FamilyOther    string   `json:"family_other"`
+	Smoking        string   `json:"smoking"`
+	Alcohol        string   `json:"alcohol"`
+	SocialOther    string   `json:"social_other"`
+	Vaccinations   string   `json:"vaccinations"`
 }
 
 // Known returns the history with its allergy status as recorded, or, for a record from
@@ -87,19 +93,41 @@ func (h History) Known() History {
 	return h
 }
 
-// stampAllergies records who stated the allergy status and when: kept from old when
-// nothing about allergies changed, else e's user now; nobody for "not asked".
+// stampAllergies keys the listed allergies (one listed before keeps its key: the one it
+// carries, else that of the same substance) and records who stated the allergy status and
+// when: kept from old when nothing about allergies changed, else e's user now; nobody for
+// "not asked".
 func (h *History) stampAllergies(old History, by string, now time.Time) {
 	old = old.Known()
+	keys, seq := Keys(old.Allergies, h.Allergies, func(a Allergy) int { return a.Key }, old.AllergySeq,
+		func(was, is Allergy) bool {
+			return was == Allergy{Substance: is.Substance, Reaction: is.Reaction, Severity: is.Severity, Key: was.Key}
+		},
+		func(was, is Allergy) bool {
+			return strings.EqualFold(strings.TrimSpace(was.Substance), strings.TrimSpace(is.Substance))
+		})
+	h.Allergies, h.AllergySeq = slices.Clone(h.Allergies), seq
+	for i := range h.Allergies {
+		h.Allergies[i].Key = keys[i]
+	}
 	switch {
 	case h.AllergyStatus == AllergiesNotAsked:
 		h.AllergyRecordedBy, h.AllergyRecordedAt = "", nil
-	case old.AllergyStatus == h.AllergyStatus && slices.Equal(old.Allergies, h.Allergies) && old.AllergyRecordedAt != nil:
+	case old.AllergyStatus == h.AllergyStatus && slices.Equal(old.unkeyed().Allergies, h.unkeyed().Allergies) && old.AllergyRecordedAt != nil:
 		h.AllergyRecordedBy, h.AllergyRecordedAt = old.AllergyRecordedBy, old.AllergyRecordedAt
 	default:
 		at := now.UTC()
 		h.AllergyRecordedBy, h.AllergyRecordedAt = by, &at
 	}
+}
+
+// unkeyed is h without its allergies' keys (what the record says of them).
+func (h History) unkeyed() History {
+	h.Allergies, h.AllergySeq = slices.Clone(h.Allergies), 0
+	for i := range h.Allergies {
+		h.Allergies[i].Key = 0
+	}
+	return h
 }
 
 // How a patient may choose to hear of their appointments, and in which language.

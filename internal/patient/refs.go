@@ -115,6 +115,7 @@ type Brief struct {
 	Email      string
 	Archived   bool
 	UpdatedAt  time.Time
+	CreatedAt  time.Time
 }
 
 // Briefs reads the briefs of the patients with ids (each once), in q (a feature's
@@ -124,14 +125,14 @@ func Briefs(ctx context.Context, q database.Querier, ids []int64) (map[int64]Bri
 	err := database.InChunks(ids, 500, func(chunk []int64) error {
 		in, args := database.InIDs(q, "p.id", chunk, 1)
 		rows, err := q.QueryContext(ctx, `SELECT p.id, p.mrn, p.first_name, p.middle_name, p.last_name, p.sex, p.birth_date, p.phone, p.email,
-			p.archived_at IS NOT NULL, p.updated_at FROM patients p WHERE `+in, args...)
+			p.archived_at IS NOT NULL, p.updated_at, p.created_at FROM patients p WHERE `+in, args...)
 		if err != nil {
 			return fmt.Errorf("read patients: %w", err)
 		}
 		defer rows.Close()
 		for rows.Next() {
 			var b Brief
-			if err := rows.Scan(&b.ID, &b.MRN, &b.FirstName, &b.MiddleName, &b.LastName, &b.Sex, &b.BirthDate, &b.Phone, &b.Email, &b.Archived, &b.UpdatedAt); err != nil {
+			if err := rows.Scan(&b.ID, &b.MRN, &b.FirstName, &b.MiddleName, &b.LastName, &b.Sex, &b.BirthDate, &b.Phone, &b.Email, &b.Archived, &b.UpdatedAt, &b.CreatedAt); err != nil {
 				return fmt.Errorf("read patients: %w", err)
 			}
 			out[b.ID] = b
@@ -139,6 +140,26 @@ func Briefs(ctx context.Context, q database.Querier, ids []int64) (map[int64]Bri
 		return rows.Err()
 	})
 	return out, err
+}
+
+// BornBetween are the briefs of the active patients born on from (YYYY-MM-DD) to to, by id
+// (index patients_active_birth): those a birthday of the window takes past an age.
+func BornBetween(ctx context.Context, q database.Querier, from, to string) ([]Brief, error) {
+	rows, err := q.QueryContext(ctx, `SELECT p.id, p.birth_date, p.created_at FROM patients p
+		WHERE p.archived_at IS NULL AND p.birth_date >= $1 AND p.birth_date <= $2 ORDER BY p.id`, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("read patients born between: %w", err)
+	}
+	defer rows.Close()
+	var out []Brief
+	for rows.Next() {
+		var b Brief
+		if err := rows.Scan(&b.ID, &b.BirthDate, &b.CreatedAt); err != nil {
+			return nil, fmt.Errorf("read patients born between: %w", err)
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
 }
 
 // IDsAfter lists, in q, the ids of up to limit patients (archived ones too) after id after,

@@ -499,8 +499,9 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 }
 
 // ChangedFields names the JSON fields that differ between a and b (nested objects one level
-// down, e.g. "history.allergies").
+// down, e.g. "history.allergies"); the allergies' keys, the store's own, are not what changed.
 func ChangedFields(a, b Input) []string {
+	a.History, b.History = a.History.unkeyed(), b.History.unkeyed()
 	var out []string
 	var walk func(prefix string, x, y reflect.Value)
 	walk = func(prefix string, x, y reflect.Value) {

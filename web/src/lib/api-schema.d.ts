@@ -2578,6 +2578,8 @@ export type components = {
       version: number;
     };
     Allergy: {
+      /** @description Stays with the allergy across the record's saves (set by the server: one sent back keeps its allergy; absent for one recorded before keys were). The AllergyIntolerance's id is {patient}-{key}. */
+      key?: number;
       reaction: string;
       /** @enum {string} */
       severity: "" | "mild" | "moderate" | "severe";
@@ -3353,6 +3355,8 @@ export type components = {
     Diagnosis: {
       /** @description A code of the code list, or empty for a free-text diagnosis. */
       code: string;
+      /** @description Stays with the diagnosis across the form's saves (set by the server: one sent back keeps its diagnosis, else the same code and words, else the same code; absent for one recorded before keys were). The Condition's id is {appointment}-{key}. */
+      key?: number;
       /** @description The code's label in the caller's language (read only). */
       label?: string;
       primary: boolean;
@@ -4332,6 +4336,8 @@ export type components = {
         allergy_recorded_at?: string;
         /** @description Who recorded the status (set by the server). */
         allergy_recorded_by?: string;
+        /** @description The highest key given to an allergy of the record (set by the server): a key taken away is never given again. */
+        allergy_seq?: number;
         /**
          * @description unknown (default) - nobody has asked; none - no known allergies; present - listed (set whenever allergies are listed). none with allergies, or present without, is refused (422).
          * @enum {string}
@@ -5323,6 +5329,8 @@ export type components = {
     VisitContent: {
       chief_complaint: string;
       diagnoses: components["schemas"]["Diagnosis"][];
+      /** @description The highest key given to a diagnosis of the form (set by the server): a key taken away is never given again. */
+      diagnosis_seq?: number;
       examination: string;
       /**
        * Format: date

@@ -8,7 +8,8 @@ export const contentOf = (v: Visit): VisitContent => ({
   chief_complaint: v.chief_complaint,
   present_illness: v.present_illness,
   examination: v.examination,
-  diagnoses: v.diagnoses.map(({ code, text, primary }) => ({ code, text, primary })),
+  // The key goes back with its diagnosis, so an edited one stays the same record elsewhere.
+  diagnoses: v.diagnoses.map(({ code, text, primary, key }) => ({ code, text, primary, ...(key ? { key } : {}) })),
   orders: v.orders,
   plan: v.plan,
   follow_up_date: v.follow_up_date,
@@ -21,7 +22,7 @@ export const contentOf = (v: Visit): VisitContent => ({
  */
 export function sendable(loaded: VisitContent, typed: Partial<VisitContent>): { content: VisitContent; rows: number[]; orderRows: number[] } {
   const diagnoses = (typed.diagnoses ?? [])
-    .map((d, row) => ({ row, d: { code: d?.code ?? '', text: (d?.text ?? '').trim(), primary: Boolean(d?.primary) } }))
+    .map((d, row) => ({ row, d: { code: d?.code ?? '', text: (d?.text ?? '').trim(), primary: Boolean(d?.primary), ...(d?.key ? { key: d.key } : {}) } }))
     .filter(({ d }) => d.code || d.text)
   const orders = (typed.orders ?? []).map((o, row) => ({ row, o: { code: o?.code ?? '', note: o?.note ?? '' } })).filter(({ o }) => o.code)
   return {

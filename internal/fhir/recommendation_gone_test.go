@@ -1,0 +1,53 @@
+package fhir_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"testing"
+	"time"
+
+	"emr/internal/database"
+	"emr/internal/database/dbtest"
+)
+
+// TestFHIRRecommendationGone: a child's ImmunizationRecommendation stops being when a birthday
+// takes them past every schedule of the clinic (18 years): its read answers 410, not 404, and
+// an export since before that day lists it among the deletions (of that child's export, not
+// another's; not once since after it). One registered already past it never had one: 404
+// (issue 59's FHIR review).
+func TestFHIRRecommendationGone(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		c := newClinic(t, db)
+		grown, _ := c.child(t, 18*12+1) // eighteen a month ago
+		young, _ := c.child(t, 18*12-1) // eighteen in a month
+		// The grown one was registered as a child.
+		if _, err := db.ExecContext(context.Background(), `UPDATE patients SET created_at = $1 WHERE id = $2`, time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC), grown); err != nil {
+			t.Fatal(err)
+		}
+		api, _ := c.token(t, "doc", "")
+		get(t, api, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", grown), http.StatusGone)
+		get(t, api, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", young), http.StatusOK)
+		get(t, api, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", c.patientID), http.StatusNotFound) // an adult at registration
+		get(t, api, "/fhir/R4/ImmunizationRecommendation/999999", http.StatusNotFound)
+
+		admin, _ := c.token(t, "admin", "")
+		since := func(days int) string { return url.QueryEscape(time.Now().UTC().AddDate(0, 0, -days).Format(time.RFC3339)) }
+		want := []string{fmt.Sprintf("ImmunizationRecommendation/%d", grown)}
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+since(60))); !slices.Equal(got, want) {
+			t.Errorf("deleted since 60 days ago: %v, want %v", got, want)
+		}
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+since(10))); len(got) != 0 {
+			t.Errorf("deleted since 10 days ago: %v", got)
+		}
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=Immunization&_since="+since(60))); len(got) != 0 {
+			t.Errorf("deleted in an export of another type: %v", got)
+		}
+		if got := deletedIn(t, admin, exportBy(t, admin, "POST", "/fhir/R4/Patient/$export", parameters("_type", "ImmunizationRecommendation",
+			"_since", time.Now().UTC().AddDate(0, 0, -60).Format(time.RFC3339), "patient", fmt.Sprintf("Patient/%d", young)))); len(got) != 0 {
+			t.Errorf("deleted in another child's export: %v", got)
+		}
+	})
+}
