@@ -34,7 +34,9 @@ func TestFHIRRecommendationGone(t *testing.T) {
 		get(t, api, "/fhir/R4/ImmunizationRecommendation/999999", http.StatusNotFound)
 
 		admin, _ := c.token(t, "admin", "")
-		since := func(days int) string { return url.QueryEscape(time.Now().UTC().AddDate(0, 0, -days).Format(time.RFC3339)) }
+		since := func(days int) string {
+			return url.QueryEscape(time.Now().UTC().AddDate(0, 0, -days).Format(time.RFC3339))
+		}
 		want := []string{fmt.Sprintf("ImmunizationRecommendation/%d", grown)}
 		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+since(60))); !slices.Equal(got, want) {
 			t.Errorf("deleted since 60 days ago: %v, want %v", got, want)

@@ -334,7 +334,9 @@ func (c *Catalogue) BornForEnds(schedules []string, from, to time.Time) (string,
 			continue
 		}
 		u := c.programmes[i].until
-		back := func(t time.Time) time.Time { return addMonths(t, -(u.years*12 + u.months)).AddDate(0, 0, -(u.weeks*7 + u.days)) }
+		back := func(t time.Time) time.Time {
+			return addMonths(t, -(u.years*12+u.months)).AddDate(0, 0, -(u.weeks*7 + u.days))
+		}
 		l, h := back(from).AddDate(0, 0, -3), back(to).AddDate(0, 0, 3)
 		if !known || l.Before(lo) {
 			lo = l
