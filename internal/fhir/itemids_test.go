@@ -60,6 +60,10 @@ func TestFHIRItemsKeepTheirIDs(t *testing.T) {
 		if got := []string{code("Condition", cond(1)), code("Condition", cond(2)), code("Condition", cond(3))}; !slices.Equal(got, []string{"I10", "410", "J06.9"}) {
 			t.Errorf("after the headache was taken off: %v", got)
 		}
+		versionOf := func(id string) string {
+			return get(t, api, "/fhir/R4/Condition/"+id, http.StatusOK)["meta"].(map[string]any)["versionId"].(string)
+		}
+		dropped := versionOf(cond(3))
 		if again := get(t, api, "/fhir/R4/Condition/"+cond(3), http.StatusOK)["recordedDate"]; again != recorded {
 			t.Errorf("the cold's recordedDate moved: %v, was %v", again, recorded)
 		}
@@ -91,6 +95,9 @@ func TestFHIRItemsKeepTheirIDs(t *testing.T) {
 		if got := []string{code("Condition", cond(1)), code("Condition", cond(2)), code("Condition", cond(4))}; !slices.Equal(got, []string{"Hypertension, treated", "410", "Insomnia"}) {
 			t.Errorf("after an edit and a new one: %v", got)
 		}
+		// vread: the version the headache stopped at is gone; a later one never had it.
+		get(t, api, "/fhir/R4/Condition/"+cond(2)+"/_history/"+dropped, http.StatusGone)
+		get(t, api, "/fhir/R4/Condition/"+cond(2)+"/_history/"+versionOf(cond(1)), http.StatusNotFound)
 
 		// Allergies: penicillin, latex and egg; latex taken off by a client that sends no keys.
 		allergies := func(list ...string) {

@@ -368,8 +368,9 @@ func (t typeVersions) vread(h *Handler) http.HandlerFunc {
 		if len(list) > 0 {
 			v = list[0]
 			if pick(v.resources, t.kind, id) == nil {
-				// The version at which it stopped being worked out: gone (R4 vread of a deleted version).
-				if gone, err := t.wasKept(r, src, database.KeptQuery{ID: recordID, Before: int64(n), Limit: maxKeptRead}, id); err != nil {
+				// The version at which it stopped being worked out (the one just below had it): gone
+				// (R4 vread of a deleted version); a later one without it, as one before it was, not found.
+				if gone, err := t.wasKept(r, src, database.KeptQuery{ID: recordID, Before: int64(n), Limit: 1}, id); err != nil {
 					WriteError(w, r, err)
 					return
 				} else if gone {

@@ -21,6 +21,14 @@ describe('sendable', () => {
     expect(rows).toEqual([1, 2])
   })
 
+  it('sends a diagnosis back with its key, so an edited one stays the same record', () => {
+    const { content } = sendable(loaded, { diagnoses: [{ code: 'I10', text: 'treated', primary: true, key: 3 }, { code: '', text: 'new', primary: false }] })
+    expect(content.diagnoses).toEqual([
+      { code: 'I10', text: 'treated', primary: true, key: 3 },
+      { code: '', text: 'new', primary: false },
+    ])
+  })
+
   it('keeps what was loaded that the form does not hold, and drops orders without a test', () => {
     const { content } = sendable(loaded, { orders: [{ code: 'CBC', note: undefined as unknown as string }, { code: '', note: 'x' }] })
     expect(content.chief_complaint).toBe('cough')
