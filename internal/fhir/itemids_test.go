@@ -95,6 +95,39 @@ func TestFHIRItemsKeepTheirIDs(t *testing.T) {
 		if got := []string{code("Condition", cond(1)), code("Condition", cond(2)), code("Condition", cond(4))}; !slices.Equal(got, []string{"Hypertension, treated", "410", "Insomnia"}) {
 			t.Errorf("after an edit and a new one: %v", got)
 		}
+		// The type's history a page at a time: no page holds more than _count entries (each
+		// version whole), and the pages together hold what one page does.
+		entryKeys := func(b map[string]any) []string {
+			var out []string
+			list, _ := b["entry"].([]any)
+			for _, e := range list {
+				e := e.(map[string]any)
+				out = append(out, fmt.Sprint(e["request"].(map[string]any)["method"], " ", e["request"].(map[string]any)["url"], " ", e["response"].(map[string]any)["etag"]))
+			}
+			return out
+		}
+		whole := entryKeys(get(t, api, "/fhir/R4/Condition/_history?_count=100", http.StatusOK))
+		var paged []string
+		for link := "/fhir/R4/Condition/_history?_count=3"; link != ""; {
+			b := get(t, api, link, http.StatusOK)
+			page := entryKeys(b)
+			if len(page) > 3 || len(page) == 0 {
+				t.Errorf("a page of %d entries: %v", len(page), page)
+			}
+			paged = append(paged, page...)
+			link = ""
+			for _, l := range b["link"].([]any) {
+				if l := l.(map[string]any); l["relation"] == "next" {
+					link = relative(t, l["url"].(string))
+				}
+			}
+			if len(paged) > 100 {
+				t.Fatal("paging without end")
+			}
+		}
+		if !slices.Equal(paged, whole) {
+			t.Errorf("the pages: %v\nthe whole: %v", paged, whole)
+		}
 		// vread: the version the headache stopped at is gone; a later one never had it.
 		get(t, api, "/fhir/R4/Condition/"+cond(2)+"/_history/"+dropped, http.StatusGone)
 		get(t, api, "/fhir/R4/Condition/"+cond(2)+"/_history/"+versionOf(cond(1)), http.StatusNotFound)

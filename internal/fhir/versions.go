@@ -500,29 +500,41 @@ func (t typeVersions) typeHistory(h *Handler) http.HandlerFunc {
 			list = append(list, kept...)
 		}
 		slices.SortFunc(list, func(a, b version) int { return cmp.Compare(b.seq, a.seq) })
-		var next int64
-		if len(list) > count {
+		more := len(list) > count
+		if more {
 			list = list[:count]
-			next = list[count-1].seq
 		}
 		base := h.baseURL(r)
 		var entries []BundleEntry
 		var ids []string
+		var next int64
 		p := auth.PrincipalFrom(r.Context())
-		for _, v := range list {
+		// A page holds at most _count entries (a version gives one or more: a visit's vitals, what
+		// it dropped), and a version whole: the next page starts below the last one given.
+		for i, v := range list {
+			var these []BundleEntry
+			var theirs []string
 			for _, res := range v.resources {
 				if res.ResourceKind() == t.kind && readable(p, res, auth.ActSearch) {
-					entries = append(entries, versionEntry(base, res))
-					ids = append(ids, res.ResourceID())
+					these = append(these, versionEntry(base, res))
+					theirs = append(theirs, res.ResourceID())
 				}
 			}
 			// What the version no longer gives: its deletion, said to whoever could read it.
 			for _, d := range dropped[v.seq] {
 				if readable(p, d.was, auth.ActSearch) {
-					entries = append(entries, deleteEntry(base, t.kind, d.was.ResourceID(), v))
-					ids = append(ids, d.was.ResourceID())
+					these = append(these, deleteEntry(base, t.kind, d.was.ResourceID(), v))
+					theirs = append(theirs, d.was.ResourceID())
 				}
 			}
+			if i > 0 && len(entries)+len(these) > count {
+				more = true
+				break
+			}
+			entries, ids, next = append(entries, these...), append(ids, theirs...), v.seq
+		}
+		if !more {
+			next = 0
 		}
 		if err := t.audit(h, r, "_history.list", t.sources[0].entity, 0, 0, t.kind+" history: "+strings.Join(ids, ",")); err != nil {
 			WriteError(w, r, err)
