@@ -80,6 +80,9 @@ func (s *Store) loc() *time.Location {
 	return s.Loc
 }
 
+// Location is the clinic's time zone.
+func (s *Store) Location() *time.Location { return s.loc() }
+
 // Today is the clinic's current date, YYYY-MM-DD.
 func (s *Store) Today() string { return s.now().In(s.loc()).Format(time.DateOnly) }
 

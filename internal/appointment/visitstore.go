@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -177,7 +178,24 @@ func (s *Store) writeVisit(ctx context.Context, tx *sql.Tx, e audit.Event, a App
 		return apperr.Conflict("error.conflict")
 	}
 	now := s.now()
-	c.Diagnoses, c.DiagnosisSeq = recordedSince(old.content.Diagnoses, c.Diagnoses, now, old.content.DiagnosisSeq)
+	seq := old.content.DiagnosisSeq
+	if old.exists && seq == 0 && (len(old.content.Diagnoses) > 0 || len(c.Diagnoses) > 0) {
+		// Keyed for the first time: above every place (and key) a kept version's list had, so
+		// that a diagnosis taken off before keys were does not give its id to a new one.
+		kept, err := database.ReadKept[Record](ctx, tx, VisitVersionKind, database.KeptQuery{ID: a.ID, Limit: math.MaxInt32})
+		if err != nil {
+			return err
+		}
+		for _, k := range kept {
+			if k.Record.Content != nil {
+				seq = max(seq, len(k.Record.Content.Diagnoses), k.Record.Content.DiagnosisSeq)
+				for _, d := range k.Record.Content.Diagnoses {
+					seq = max(seq, d.Key)
+				}
+			}
+		}
+	}
+	c.Diagnoses, c.DiagnosisSeq = recordedSince(old.content.Diagnoses, c.Diagnoses, now, seq)
 	body, err := json.Marshal(c)
 	if err != nil {
 		return err

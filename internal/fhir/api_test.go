@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"emr/internal/apitest"
+	"emr/internal/config"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 	"emr/internal/fhir"
@@ -29,7 +30,12 @@ type clinic struct {
 }
 
 func newClinic(t *testing.T, db *database.DB) *clinic {
-	env := apitest.New(t, db)
+	return newClinicWith(t, db, apitest.Config())
+}
+
+// newClinicWith is newClinic's clinic on a server configured with cfg (its time zone).
+func newClinicWith(t *testing.T, db *database.DB, cfg config.Config) *clinic {
+	env := apitest.NewWith(t, db, cfg)
 	c := &clinic{env: env}
 	c.admin = env.LoggedIn("admin", env.CreateUser("admin", "admin"))
 	c.doctor = env.LoggedIn("doc", env.CreateUser("doc", "doctor"))

@@ -154,7 +154,7 @@ func (h *Handler) exportEndedForecasts(ctx context.Context, spec ExportSpec, sin
 	if err != nil {
 		return err
 	}
-	ended, err := immunisation.ForecastsEnded(ctx, h.DB, immunisation.Default(), set.Schedules, *spec.Since, h.Visits.Today())
+	ended, err := immunisation.ForecastsEnded(ctx, h.DB, immunisation.Default(), set.Schedules, *spec.Since, h.Visits.Today(), h.Visits.Location())
 	if err != nil {
 		return err
 	}

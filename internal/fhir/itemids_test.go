@@ -86,6 +86,15 @@ func TestFHIRItemsKeepTheirIDs(t *testing.T) {
 		if got := methods("Condition"); len(got["Condition/"+cond(2)]) == 0 || got["Condition/"+cond(2)][0] != "DELETE" || slices.Contains(got["Condition/"+cond(3)], "DELETE") {
 			t.Errorf("the history since the headache was taken off: %v", got)
 		}
+		// The cold's own history since then: nothing changed of it but its version... none since
+		// a time to come; an unknown id since then is still unknown.
+		if b := get(t, api, "/fhir/R4/Condition/"+cond(3)+"/_history?_since="+url.QueryEscape(time.Now().UTC().Add(time.Hour).Format(time.RFC3339)), http.StatusOK); b["entry"] != nil {
+			t.Errorf("the cold's history since an hour to come: %v", b["entry"])
+		}
+		get(t, api, "/fhir/R4/Condition/"+cond(9)+"/_history?_since="+url.QueryEscape(since), http.StatusNotFound)
+		if n := len(get(t, api, "/fhir/R4/Condition/"+cond(2)+"/_history?_since="+url.QueryEscape(since), http.StatusOK)["entry"].([]any)); n == 0 || n > 3 {
+			t.Errorf("the headache's history since before it was taken off: %d entries", n)
+		}
 		// A new one is given a new id, not the headache's; an edit sent back with its key is
 		// the same Condition.
 		var f form
@@ -157,14 +166,30 @@ func TestFHIRItemsKeepTheirIDs(t *testing.T) {
 			t.Errorf("after latex was taken off and peanut added: %v", got)
 		}
 
+		// Allergies written before keys were, the list shortened then: a new one's id is above
+		// every place a kept version's list had.
+		unkey := func(table, column, where string) string {
+			return fmt.Sprintf(`UPDATE %s SET %s = replace(replace(%s, '"key":', '"was_key":'), '"allergy_seq":', '"was_seq":') WHERE %s`, table, column, column, where)
+		}
+		allergies("penicillin", "egg")
+		dbtest.Tamper(t, db, unkey("patients", "history", fmt.Sprintf("id = %d", c.patientID)), unkey("patient_versions", "data", fmt.Sprintf("patient_id = %d", c.patientID)))
+		if got := []string{allergy(1), allergy(2), allergy(3)}; !slices.Equal(got, []string{"penicillin", "egg", "410"}) {
+			t.Fatalf("a list without keys: %v", got)
+		}
+		allergies("penicillin", "egg", "sulfa")
+		if got := []string{allergy(1), allergy(2), allergy(3), allergy(4)}; !slices.Equal(got, []string{"penicillin", "egg", "410", "sulfa"}) {
+			t.Errorf("a list without keys, one added: %v", got)
+		}
+
 		// A list written before keys were: its ids are its places, and stay with its items.
 		dbtest.Tamper(t, db, fmt.Sprintf(`UPDATE visits SET content = '%s' WHERE appointment_id = %d`,
 			`{"diagnoses":[{"code":"I10","text":"","primary":true},{"code":"","text":"Gout","primary":false},{"code":"J06.9","text":"","primary":false}]}`, c.visitID))
 		if got := []string{code("Condition", cond(1)), code("Condition", cond(2)), code("Condition", cond(3))}; !slices.Equal(got, []string{"I10", "Gout", "J06.9"}) {
 			t.Fatalf("a list without keys: %v", got)
 		}
+		// Saved again: the new one's id is above every one the kept versions gave (Insomnia's 4).
 		save(map[string]any{"code": "J06.9"}, map[string]any{"text": "Gout"}, map[string]any{"text": "Asthma"})
-		if got := []string{code("Condition", cond(1)), code("Condition", cond(2)), code("Condition", cond(3)), code("Condition", cond(4))}; !slices.Equal(got, []string{"410", "Gout", "J06.9", "Asthma"}) {
+		if got := []string{code("Condition", cond(1)), code("Condition", cond(2)), code("Condition", cond(3)), code("Condition", cond(4)), code("Condition", cond(5))}; !slices.Equal(got, []string{"410", "Gout", "J06.9", "410", "Asthma"}) {
 			t.Errorf("a list without keys, saved again: %v", got)
 		}
 	})

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"emr/internal/apitest"
 	"emr/internal/database"
 	"emr/internal/database/dbtest"
 )
@@ -50,6 +51,51 @@ func TestFHIRRecommendationGone(t *testing.T) {
 		if got := deletedIn(t, admin, exportBy(t, admin, "POST", "/fhir/R4/Patient/$export", parameters("_type", "ImmunizationRecommendation",
 			"_since", time.Now().UTC().AddDate(0, 0, -60).Format(time.RFC3339), "patient", fmt.Sprintf("Patient/%d", young)))); len(got) != 0 {
 			t.Errorf("deleted in another child's export: %v", got)
+		}
+	})
+}
+
+// TestFHIRRecommendationGoneAtTheClinicsMidnight: a forecast ends at the clinic's midnight of
+// the birthday, not UTC's: a clinic west of UTC (Los Angeles) whose export runs since the hour
+// before that midnight (the same UTC day as the birthday) lists the deletion, at that midnight;
+// one since after it does not (the integrator's re-read).
+func TestFHIRRecommendationGoneAtTheClinicsMidnight(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *database.DB) {
+		cfg := apitest.Config()
+		cfg.Timezone = "America/Los_Angeles"
+		c := newClinicWith(t, db, cfg)
+		la, _ := time.LoadLocation(cfg.Timezone)
+		now := time.Now().In(la)
+		midnight := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, la)
+		var p struct{ ID int64 }
+		r := c.clerk.Do("POST", "/api/patients", map[string]any{"first_name": "Mai", "last_name": "Tran", "birth_date": midnight.AddDate(-18, 0, 0).Format(time.DateOnly),
+			"sex": "female", "history": map[string]any{"allergy_status": "none"}})
+		if r.Status != http.StatusCreated {
+			t.Fatalf("register: %d %s", r.Status, r.Body)
+		}
+		r.JSON(t, &p)
+		if _, err := db.ExecContext(context.Background(), `UPDATE patients SET created_at = $1 WHERE id = $2`, time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC), p.ID); err != nil {
+			t.Fatal(err)
+		}
+		api, _ := c.token(t, "doc", "")
+		get(t, api, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", p.ID), http.StatusGone)
+		admin, _ := c.token(t, "admin", "")
+		export := func(since time.Time) map[string]any {
+			return exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+url.QueryEscape(since.Format(time.RFC3339)))
+		}
+		want := []string{fmt.Sprintf("ImmunizationRecommendation/%d", p.ID)}
+		m := export(midnight.Add(-time.Hour))
+		if got := deletedIn(t, admin, m); !slices.Equal(got, want) {
+			t.Errorf("deleted since the hour before the clinic's midnight: %v, want %v", got, want)
+		} else {
+			list, _ := m["deleted"].([]any)
+			b := ndjson(t, admin, list[0].(map[string]any)["url"].(string))[0]
+			if at, err := time.Parse(time.RFC3339, fmt.Sprint(b["timestamp"])); err != nil || !at.Equal(midnight) {
+				t.Errorf("the deletion's time: %v, want %v", b["timestamp"], midnight)
+			}
+		}
+		if got := deletedIn(t, admin, export(midnight.Add(time.Since(midnight)/2))); len(got) != 0 { // after it, not to come
+			t.Errorf("deleted since after the clinic's midnight: %v", got)
 		}
 	})
 }

@@ -156,8 +156,8 @@ func (h *Handler) forecastEnded(ctx context.Context, id int64) (bool, error) {
 		return false, err
 	}
 	end, ok := immunisation.Default().ForecastEnd(set.Schedules, b.BirthDate)
-	today := h.Visits.Today()
-	return ok && end.Format(time.DateOnly) <= today && b.CreatedAt.UTC().Format(time.DateOnly) < end.Format(time.DateOnly), nil
+	at := time.Date(end.Year(), end.Month(), end.Day(), 0, 0, 0, 0, h.Visits.Location()) // the clinic's midnight
+	return ok && end.Format(time.DateOnly) <= h.Visits.Today() && b.CreatedAt.Before(at), nil
 }
 
 // readRecommendation answers one patient's recommendation, audited as a read of the patient.

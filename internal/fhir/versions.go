@@ -389,7 +389,7 @@ func (t typeVersions) vread(h *Handler) http.HandlerFunc {
 func (t typeVersions) history(h *Handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
-		count, below, _, err := historyPage(r)
+		count, below, since, err := historyPage(r)
 		if err != nil {
 			WriteError(w, r, err)
 			return
@@ -434,6 +434,10 @@ func (t typeVersions) history(h *Handler) http.HandlerFunc {
 				return
 			}
 			for _, v := range list {
+				if v.at.Before(since) { // _since: the versions from then (newest first: the rest are older)
+					more, list = false, nil
+					break
+				}
 				if res := pick(v.resources, t.kind, id); res != nil {
 					if e := readRefusal(p, res, auth.ActRead, notFound(t.kind, id)); e != nil {
 						WriteError(w, r, e)
@@ -446,12 +450,26 @@ func (t typeVersions) history(h *Handler) http.HandlerFunc {
 				}
 				patientID = v.patientID
 			}
+			if len(list) == 0 {
+				break
+			}
 			scanned += len(list)
 			cursor = int64(list[len(list)-1].version)
 		}
 		if len(items) == 0 && below == 0 {
-			WriteError(w, r, notFound(t.kind, id))
-			return
+			// Nothing since _since of a resource that is, or was: an empty page; else unknown.
+			res := pick(live.resources, t.kind, id)
+			known := !since.IsZero() && found && res != nil && readRefusal(p, res, auth.ActRead, nil) == nil
+			if !known && !since.IsZero() {
+				if known, err = t.wasKept(r, src, database.KeptQuery{ID: recordID, Limit: maxKeptRead}, id); err != nil {
+					WriteError(w, r, err)
+					return
+				}
+			}
+			if !known {
+				WriteError(w, r, notFound(t.kind, id))
+				return
+			}
 		}
 		var next int64
 		switch {

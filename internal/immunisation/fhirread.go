@@ -278,20 +278,20 @@ func PatientForecasts(ctx context.Context, q database.Querier, c *Catalogue, sch
 	return out, nil
 }
 
-// Ended is a patient whose forecast ended: the day they were past the end of every schedule.
+// Ended is a patient whose forecast ended: the instant they were past the end of every schedule.
 type Ended struct {
 	PatientID int64
 	On        time.Time
 }
 
-// ForecastsEnded are the active patients whose forecast under schedules ended after the day
-// of from and by the day to (YYYY-MM-DD) — a birthday took them past the last schedule's age —
-// and who were registered before it ended (so a forecast of theirs was there to be read), by
-// id: the children an export since from no longer has a recommendation for.
-func ForecastsEnded(ctx context.Context, q database.Querier, c *Catalogue, schedules []string, from time.Time, to string) ([]Ended, error) {
+// ForecastsEnded are the active patients whose forecast under schedules ended after from and
+// by the day to (YYYY-MM-DD), days in the clinic's zone loc — a birthday took them past the last
+// schedule's age — and who were registered before it ended (so a forecast of theirs was there
+// to be read), by id, each with the instant it ended (the clinic's midnight): the children an
+// export since from no longer has a recommendation for.
+func ForecastsEnded(ctx context.Context, q database.Querier, c *Catalogue, schedules []string, from time.Time, to string, loc *time.Location) ([]Ended, error) {
 	last, ok := parseDay(to)
-	first := from.UTC().Format(dayLayout)
-	lo, hi, known := c.BornForEnds(schedules, from.UTC(), last)
+	lo, hi, known := c.BornForEnds(schedules, from.In(loc), last)
 	if !ok || !known {
 		return nil, nil
 	}
@@ -302,8 +302,9 @@ func ForecastsEnded(ctx context.Context, q database.Querier, c *Catalogue, sched
 	var out []Ended
 	for _, b := range born {
 		end, ok := c.ForecastEnd(schedules, b.BirthDate)
-		if ok && end.Format(dayLayout) > first && !end.After(last) && b.CreatedAt.UTC().Format(dayLayout) < end.Format(dayLayout) {
-			out = append(out, Ended{PatientID: b.ID, On: end})
+		at := time.Date(end.Year(), end.Month(), end.Day(), 0, 0, 0, 0, loc)
+		if ok && at.After(from) && !end.After(last) && b.CreatedAt.Before(at) {
+			out = append(out, Ended{PatientID: b.ID, On: at})
 		}
 	}
 	return out, nil

@@ -417,6 +417,39 @@ func (s *Store) AddAllergyIn(ctx context.Context, tx *sql.Tx, e audit.Event, id 
 	return true, s.update(ctx, tx, e, id, old.Version, in)
 }
 
+// longestAllergies is the most allergies a kept version of patient id listed, or the highest
+// key one gave, whichever is more.
+func longestAllergies(ctx context.Context, tx *sql.Tx, id int64) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT data FROM patient_versions WHERE patient_id = $1`, id)
+	if err != nil {
+		return 0, fmt.Errorf("read patient versions: %w", err)
+	}
+	defer rows.Close()
+	most := 0
+	for rows.Next() {
+		var data string
+		var v struct {
+			History struct {
+				Allergies []struct {
+					Key int `json:"key"`
+				} `json:"allergies"`
+				AllergySeq int `json:"allergy_seq"`
+			} `json:"history"`
+		}
+		if err := rows.Scan(&data); err != nil {
+			return 0, fmt.Errorf("read patient versions: %w", err)
+		}
+		if err := json.Unmarshal([]byte(data), &v); err != nil {
+			return 0, fmt.Errorf("patient %d version: %w", id, err)
+		}
+		most = max(most, len(v.History.Allergies), v.History.AllergySeq)
+		for _, a := range v.History.Allergies {
+			most = max(most, a.Key)
+		}
+	}
+	return most, rows.Err()
+}
+
 // GetIn reads a patient inside the caller's transaction.
 func (s *Store) GetIn(ctx context.Context, tx *sql.Tx, id int64) (Patient, error) {
 	return get(ctx, tx, id)
@@ -435,7 +468,15 @@ func (s *Store) update(ctx context.Context, tx *sql.Tx, e audit.Event, id int64,
 	if old.Version != version {
 		return apperr.Conflict("error.conflict")
 	}
-	in.History.stampAllergies(old.History, e.ActorName, now)
+	was := old.History
+	if was.AllergySeq == 0 && (len(was.Allergies) > 0 || len(in.History.Allergies) > 0) {
+		// Keyed for the first time: above every place (and key) a kept version's list had, so
+		// that an allergy taken off before keys were does not give its id to a new one.
+		if was.AllergySeq, err = longestAllergies(ctx, tx, id); err != nil {
+			return err
+		}
+	}
+	in.History.stampAllergies(was, e.ActorName, now)
 	if in.Reminders == "" { // a writer that knows no preference (FHIR) keeps the patient's
 		in.Reminders = old.Reminders
 		if !reminderFits(in.Reminders, in.Phone, in.Email) {
