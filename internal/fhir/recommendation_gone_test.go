@@ -34,16 +34,40 @@ func TestFHIRRecommendationGone(t *testing.T) {
 		get(t, api, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", c.patientID), http.StatusNotFound) // an adult at registration
 		get(t, api, "/fhir/R4/ImmunizationRecommendation/999999", http.StatusNotFound)
 
+		// A birth date corrected from a child's to an adult's: gone too, since the correction.
+		fixed, _ := c.child(t, 10*12)
+		get(t, api, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", fixed), http.StatusOK)
+		before := time.Now().UTC().Add(-2 * time.Second)
+		var pat map[string]any
+		c.clerk.Do("GET", fmt.Sprintf("/api/patients/%d", fixed), nil).JSON(t, &pat)
+		pat["birth_date"] = "2000-01-01"
+		if r := c.clerk.Do("PUT", fmt.Sprintf("/api/patients/%d", fixed), pat); r.Status != http.StatusOK {
+			t.Fatalf("correct the birth date: %d %s", r.Status, r.Body)
+		}
+		get(t, api, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", fixed), http.StatusGone)
+
 		admin, _ := c.token(t, "admin", "")
+		corrected := []string{fmt.Sprintf("ImmunizationRecommendation/%d", fixed)}
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+url.QueryEscape(before.Format(time.RFC3339)))); !slices.Equal(got, corrected) {
+			t.Errorf("deleted since before the correction: %v, want %v", got, corrected)
+		}
+		after := time.Now().UTC().Add(time.Second).Truncate(time.Second)
+		for time.Now().Before(after) {
+			time.Sleep(50 * time.Millisecond) // until a second after the correction: _since is to the second
+		}
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+url.QueryEscape(after.Format(time.RFC3339)))); len(got) != 0 {
+			t.Errorf("deleted since after the correction: %v", got)
+		}
 		since := func(days int) string {
 			return url.QueryEscape(time.Now().UTC().AddDate(0, 0, -days).Format(time.RFC3339))
 		}
-		want := []string{fmt.Sprintf("ImmunizationRecommendation/%d", grown)}
+		want := []string{fmt.Sprintf("ImmunizationRecommendation/%d", grown), fmt.Sprintf("ImmunizationRecommendation/%d", fixed)}
+		slices.Sort(want)
 		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+since(60))); !slices.Equal(got, want) {
 			t.Errorf("deleted since 60 days ago: %v, want %v", got, want)
 		}
-		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+since(10))); len(got) != 0 {
-			t.Errorf("deleted since 10 days ago: %v", got)
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+since(10))); !slices.Equal(got, corrected) {
+			t.Errorf("deleted since 10 days ago: %v, want %v", got, corrected)
 		}
 		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=Immunization&_since="+since(60))); len(got) != 0 {
 			t.Errorf("deleted in an export of another type: %v", got)

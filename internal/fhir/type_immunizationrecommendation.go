@@ -143,21 +143,14 @@ func toRecommendation(patientID int64, f immunisation.Forecast, lang string, at 
 	return res
 }
 
-// forecastEnded reports whether patient id, active, is past every schedule of the clinic's
-// since a day after they were registered: a recommendation of theirs was there and is no more.
+// forecastEnded reports whether patient id's recommendation was there and is no more: past
+// every schedule of the clinic's now, a child inside one once (immunisation.ForecastGone).
 func (h *Handler) forecastEnded(ctx context.Context, id int64) (bool, error) {
 	set, err := immunisation.ReadSettings(ctx, h.DB)
 	if err != nil {
 		return false, err
 	}
-	briefs, err := patient.Briefs(ctx, h.DB, []int64{id})
-	b, ok := briefs[id]
-	if err != nil || !ok || b.Archived {
-		return false, err
-	}
-	end, ok := immunisation.Default().ForecastEnd(set.Schedules, b.BirthDate)
-	at := time.Date(end.Year(), end.Month(), end.Day(), 0, 0, 0, 0, h.Visits.Location()) // the clinic's midnight
-	return ok && end.Format(time.DateOnly) <= h.Visits.Today() && b.CreatedAt.Before(at), nil
+	return immunisation.ForecastGone(ctx, h.DB, immunisation.Default(), set.Schedules, id, h.Visits.Today(), h.Visits.Location())
 }
 
 // readRecommendation answers one patient's recommendation, audited as a read of the patient.

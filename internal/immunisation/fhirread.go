@@ -6,6 +6,7 @@ package immunisation
 // chart shows it. They read the tables with placeholders only and change nothing.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -285,10 +286,11 @@ type Ended struct {
 }
 
 // ForecastsEnded are the active patients whose forecast under schedules ended after from and
-// by the day to (YYYY-MM-DD), days in the clinic's zone loc — a birthday took them past the last
-// schedule's age — and who were registered before it ended (so a forecast of theirs was there
-// to be read), by id, each with the instant it ended (the clinic's midnight): the children an
-// export since from no longer has a recommendation for.
+// by the day to (YYYY-MM-DD), days in the clinic's zone loc, by id, each with the instant it
+// ended: the children an export since from no longer has a recommendation for. A forecast ends
+// when a birthday takes the child past the last schedule's age (at the clinic's midnight; for
+// one registered before it), or when a corrected birth date puts them past it (at the
+// correction).
 func ForecastsEnded(ctx context.Context, q database.Querier, c *Catalogue, schedules []string, from time.Time, to string, loc *time.Location) ([]Ended, error) {
 	last, ok := parseDay(to)
 	lo, hi, known := c.BornForEnds(schedules, from.In(loc), last)
@@ -300,12 +302,90 @@ func ForecastsEnded(ctx context.Context, q database.Querier, c *Catalogue, sched
 		return nil, err
 	}
 	var out []Ended
+	listed := map[int64]bool{}
 	for _, b := range born {
-		end, ok := c.ForecastEnd(schedules, b.BirthDate)
-		at := time.Date(end.Year(), end.Month(), end.Day(), 0, 0, 0, 0, loc)
-		if ok && at.After(from) && !end.After(last) && b.CreatedAt.Before(at) {
+		if at, ok := c.endAt(schedules, b.BirthDate, loc); ok && at.After(from) && !at.After(endOfDay(last, loc)) && b.CreatedAt.Before(at) {
 			out = append(out, Ended{PatientID: b.ID, On: at})
+			listed[b.ID] = true
 		}
 	}
+	// Births corrected since from: a child then, past every schedule now.
+	kept, err := patient.BirthsKept(ctx, q, from, nil)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for id := range kept {
+		if !listed[id] {
+			ids = append(ids, id)
+		}
+	}
+	briefs, err := patient.Briefs(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		b, ok := briefs[id]
+		versions := kept[id]
+		if !ok || b.Archived || len(versions) == 0 || !c.overAt(schedules, b.BirthDate, endOfDay(last, loc), loc) {
+			continue
+		}
+		had := false
+		for i, v := range versions {
+			switch {
+			case v.At.Before(from) && (i+1 == len(versions) || !versions[i+1].At.Before(from)):
+				had = !c.overAt(schedules, v.BirthDate, from, loc) // the record as it was at from
+			case !v.At.Before(from):
+				had = had || !c.overAt(schedules, v.BirthDate, v.At, loc)
+			}
+		}
+		if had {
+			at := versions[len(versions)-1].At
+			if end, ok := c.endAt(schedules, b.BirthDate, loc); ok && end.After(at) {
+				at = end
+			}
+			out = append(out, Ended{PatientID: id, On: at})
+		}
+	}
+	slices.SortFunc(out, func(a, b Ended) int { return cmp.Compare(a.PatientID, b.PatientID) })
 	return out, nil
+}
+
+// ForecastGone reports whether patient id, active, is past every schedule of schedules today
+// (YYYY-MM-DD, in the clinic's zone loc) and once was not: registered before the birthday that
+// ended the forecast, or a kept version of the record (a birth date since corrected) a child
+// inside a schedule at its time. A recommendation of theirs was there and is no more.
+func ForecastGone(ctx context.Context, q database.Querier, c *Catalogue, schedules []string, id int64, today string, loc *time.Location) (bool, error) {
+	briefs, err := patient.Briefs(ctx, q, []int64{id})
+	b, ok := briefs[id]
+	day, ok2 := parseDay(today)
+	if err != nil || !ok || !ok2 || b.Archived || !c.overAt(schedules, b.BirthDate, endOfDay(day, loc), loc) {
+		return false, err
+	}
+	if end, ok := c.endAt(schedules, b.BirthDate, loc); ok && b.CreatedAt.Before(end) {
+		return true, nil
+	}
+	kept, err := patient.BirthsKept(ctx, q, time.Time{}, []int64{id})
+	if err != nil {
+		return false, err
+	}
+	return slices.ContainsFunc(kept[id], func(v patient.Birth) bool { return !c.overAt(schedules, v.BirthDate, v.At, loc) }), nil
+}
+
+// endAt is the instant the forecast of a child born on birth ends: the clinic's midnight of
+// ForecastEnd's day.
+func (c *Catalogue) endAt(schedules []string, birth string, loc *time.Location) (time.Time, bool) {
+	end, ok := c.ForecastEnd(schedules, birth)
+	return time.Date(end.Year(), end.Month(), end.Day(), 0, 0, 0, 0, loc), ok
+}
+
+// overAt reports whether one born on birth is past every schedule at the instant at.
+func (c *Catalogue) overAt(schedules []string, birth string, at time.Time, loc *time.Location) bool {
+	end, ok := c.endAt(schedules, birth, loc)
+	return ok && !at.Before(end)
+}
+
+// endOfDay is the last instant of day (a date) in loc.
+func endOfDay(day time.Time, loc *time.Location) time.Time {
+	return time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, loc).AddDate(0, 0, 1).Add(-time.Nanosecond)
 }

@@ -167,3 +167,72 @@ func (s *Store) Batch(ctx context.Context, atomic bool, n int, step func(i int, 
 	})
 	return failed, err
 }
+
+// Birth is the birth date a kept version of a patient's record gave, and when it was kept.
+type Birth struct {
+	BirthDate string
+	At        time.Time
+}
+
+// BirthsKept are the birth dates every kept version of patients gave, oldest first, for each
+// patient with a version kept at or after since (or for ids, when given): what a record said of
+// the patient's age, and from when.
+func BirthsKept(ctx context.Context, q database.Querier, since time.Time, ids []int64) (map[int64][]Birth, error) {
+	if ids == nil {
+		seen := map[int64]bool{}
+		for before := int64(0); ; {
+			where, tail, args := database.KeptWhere(database.KeptQuery{Since: since, Before: before, Limit: 500}, "patient_id", 1)
+			rows, err := q.QueryContext(ctx, `SELECT id, patient_id FROM patient_versions WHERE `+where+tail, args...)
+			if err != nil {
+				return nil, fmt.Errorf("read patient versions: %w", err)
+			}
+			n := 0
+			for rows.Next() {
+				var pid int64
+				if err := rows.Scan(&before, &pid); err != nil {
+					rows.Close()
+					return nil, fmt.Errorf("read patient versions: %w", err)
+				}
+				n++
+				if !seen[pid] {
+					seen[pid] = true
+					ids = append(ids, pid)
+				}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
+			if n < 500 {
+				break
+			}
+		}
+	}
+	out := map[int64][]Birth{}
+	err := database.InChunks(ids, 500, func(chunk []int64) error {
+		in, args := database.InIDs(q, "patient_id", chunk, 1)
+		rows, err := q.QueryContext(ctx, `SELECT patient_id, recorded_at, data FROM patient_versions WHERE `+in+` ORDER BY patient_id, version`, args...)
+		if err != nil {
+			return fmt.Errorf("read patient versions: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var pid int64
+			var b Birth
+			var data string
+			var p struct {
+				BirthDate string `json:"birth_date"`
+			}
+			if err := rows.Scan(&pid, &b.At, &data); err != nil {
+				return fmt.Errorf("read patient versions: %w", err)
+			}
+			if err := json.Unmarshal([]byte(data), &p); err != nil {
+				return fmt.Errorf("patient %d version: %w", pid, err)
+			}
+			b.BirthDate = p.BirthDate
+			out[pid] = append(out[pid], b)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
