@@ -161,7 +161,9 @@ func (h *Handler) exportEndedForecasts(ctx context.Context, spec ExportSpec, sin
 	gone := make([]deletion, len(ended))
 	for i, e := range ended {
 		id := strconv.FormatInt(e.PatientID, 10)
-		gone[i] = deletion{was: ImmunizationRecommendation{base: base{ResourceType: "ImmunizationRecommendation", ID: id}, Patient: ref("Patient", e.PatientID)},
+		// As it stood when it ended (a _typeFilter on _lastUpdated reads its time).
+		gone[i] = deletion{was: ImmunizationRecommendation{base: base{ResourceType: "ImmunizationRecommendation", ID: id, Meta: &Meta{LastUpdated: instant(e.On)}},
+			Patient: ref("Patient", e.PatientID)},
 			at: version{patientID: e.PatientID, at: e.On}}
 	}
 	ours, err := h.exportsPatients(ctx, spec, gone)

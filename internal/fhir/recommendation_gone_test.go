@@ -69,6 +69,10 @@ func TestFHIRRecommendationGone(t *testing.T) {
 		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+since(10))); !slices.Equal(got, corrected) {
 			t.Errorf("deleted since 10 days ago: %v, want %v", got, corrected)
 		}
+		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+since(60)+
+			"&_typeFilter="+url.QueryEscape("ImmunizationRecommendation?_lastUpdated=ge"+time.Now().UTC().AddDate(0, 0, -1).Format(time.DateOnly)))); !slices.Equal(got, corrected) {
+			t.Errorf("deleted since 60 days ago, last updated since yesterday: %v, want %v", got, corrected)
+		}
 		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=Immunization&_since="+since(60))); len(got) != 0 {
 			t.Errorf("deleted in an export of another type: %v", got)
 		}
