@@ -130,12 +130,7 @@ func TestFHIRDeletionsListed(t *testing.T) {
 				t.Fatalf("a page of %d: %v", len(list), b)
 			}
 			methods = append(methods, list[0].(map[string]any)["request"].(map[string]any)["method"].(string))
-			link = ""
-			for _, l := range b["link"].([]any) {
-				if l := l.(map[string]any); l["relation"] == "next" {
-					link = relative(t, l["url"].(string))
-				}
-			}
+			link = nextLink(t, b)
 			if len(methods) > 10 {
 				t.Fatal("paging without end")
 			}
@@ -180,4 +175,15 @@ func deletedIn(t *testing.T, admin *apitest.Client, m map[string]any) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// nextLink is a Bundle's next page, relative to the server; "" on the last page.
+func nextLink(t *testing.T, b map[string]any) string {
+	t.Helper()
+	for _, l := range b["link"].([]any) {
+		if l := l.(map[string]any); l["relation"] == "next" {
+			return relative(t, l["url"].(string))
+		}
+	}
+	return ""
 }

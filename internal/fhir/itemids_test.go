@@ -124,12 +124,7 @@ func TestFHIRItemsKeepTheirIDs(t *testing.T) {
 				t.Errorf("a page of %d entries: %v", len(page), page)
 			}
 			paged = append(paged, page...)
-			link = ""
-			for _, l := range b["link"].([]any) {
-				if l := l.(map[string]any); l["relation"] == "next" {
-					link = relative(t, l["url"].(string))
-				}
-			}
+			link = nextLink(t, b)
 			if len(paged) > 100 {
 				t.Fatal("paging without end")
 			}
