@@ -45,11 +45,27 @@ func TestFHIRRecommendationGone(t *testing.T) {
 			t.Fatalf("correct the birth date: %d %s", r.Status, r.Body)
 		}
 		get(t, api, fmt.Sprintf("/fhir/R4/ImmunizationRecommendation/%d", fixed), http.StatusGone)
+		correctedAt := time.Now()
+		// A later edit (the phone) does not move when it ended.
+		c.clerk.Do("GET", fmt.Sprintf("/api/patients/%d", fixed), nil).JSON(t, &pat)
+		pat["phone"] = "0903 111 222"
+		for time.Now().Before(correctedAt.Add(1100 * time.Millisecond)) {
+			time.Sleep(50 * time.Millisecond) // the edit a second or more after the correction
+		}
+		if r := c.clerk.Do("PUT", fmt.Sprintf("/api/patients/%d", fixed), pat); r.Status != http.StatusOK {
+			t.Fatalf("edit the phone: %d %s", r.Status, r.Body)
+		}
 
 		admin, _ := c.token(t, "admin", "")
 		corrected := []string{fmt.Sprintf("ImmunizationRecommendation/%d", fixed)}
-		if got := deletedIn(t, admin, exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+url.QueryEscape(before.Format(time.RFC3339)))); !slices.Equal(got, corrected) {
+		m := exportTo(t, admin, "/fhir/R4/$export?_type=ImmunizationRecommendation&_since="+url.QueryEscape(before.Format(time.RFC3339)))
+		if got := deletedIn(t, admin, m); !slices.Equal(got, corrected) {
 			t.Errorf("deleted since before the correction: %v, want %v", got, corrected)
+		} else {
+			b := ndjson(t, admin, m["deleted"].([]any)[0].(map[string]any)["url"].(string))[0]
+			if at, err := time.Parse(time.RFC3339, fmt.Sprint(b["timestamp"])); err != nil || at.After(correctedAt) || at.Before(before) {
+				t.Errorf("the deletion's time %v: not the correction's (%v)", b["timestamp"], correctedAt)
+			}
 		}
 		after := time.Now().UTC().Add(time.Second).Truncate(time.Second)
 		for time.Now().Before(after) {

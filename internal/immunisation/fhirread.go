@@ -340,7 +340,21 @@ func ForecastsEnded(ctx context.Context, q database.Querier, c *Catalogue, sched
 			}
 		}
 		if had {
-			at := versions[len(versions)-1].At
+			// When it ended: the first version since from past every schedule at its time after
+			// the last one inside one (a later edit of the phone does not move it).
+			var at time.Time
+			for _, v := range versions {
+				switch over := c.overAt(schedules, v.BirthDate, v.At, loc); {
+				case v.At.Before(from):
+				case !over:
+					at = time.Time{}
+				case at.IsZero():
+					at = v.At
+				}
+			}
+			if at.IsZero() {
+				at = versions[len(versions)-1].At
+			}
 			if end, ok := c.endAt(schedules, b.BirthDate, loc); ok && end.After(at) {
 				at = end
 			}
