@@ -330,28 +330,23 @@ func ForecastsEnded(ctx context.Context, q database.Querier, c *Catalogue, sched
 		if !ok || b.Archived || len(versions) == 0 || !c.overAt(schedules, b.BirthDate, endOfDay(last, loc), loc) {
 			continue
 		}
-		had := false
-		for i, v := range versions {
-			switch {
-			case v.At.Before(from) && (i+1 == len(versions) || !versions[i+1].At.Before(from)):
-				had = !c.overAt(schedules, v.BirthDate, from, loc) // the record as it was at from
-			case !v.At.Before(from):
-				had = had || !c.overAt(schedules, v.BirthDate, v.At, loc)
+		// Had one: the record as it was at from (its last version before), or a version since,
+		// inside a schedule at its time. It ended at the first version since from past every
+		// schedule after the last one inside one (a later edit of the phone does not move it).
+		since := slices.IndexFunc(versions, func(v patient.Birth) bool { return !v.At.Before(from) })
+		if since < 0 {
+			since = len(versions)
+		}
+		had := since > 0 && !c.overAt(schedules, versions[since-1].BirthDate, from, loc)
+		var at time.Time
+		for _, v := range versions[since:] {
+			if !c.overAt(schedules, v.BirthDate, v.At, loc) {
+				had, at = true, time.Time{}
+			} else if at.IsZero() {
+				at = v.At
 			}
 		}
 		if had {
-			// When it ended: the first version since from past every schedule at its time after
-			// the last one inside one (a later edit of the phone does not move it).
-			var at time.Time
-			for _, v := range versions {
-				switch over := c.overAt(schedules, v.BirthDate, v.At, loc); {
-				case v.At.Before(from):
-				case !over:
-					at = time.Time{}
-				case at.IsZero():
-					at = v.At
-				}
-			}
 			if at.IsZero() {
 				at = versions[len(versions)-1].At
 			}
